@@ -1,0 +1,81 @@
+"""Tiles: a colour and a shape, as immutable values.
+
+A physical set has six colours; most sets use purple as the sixth, some use white, so both
+names are accepted. The shapes are named as players name them: the 4-point star is a
+"cross", the 8-point starburst a "star".
+
+>>> Tile("red", "star")
+Tile(colour='red', shape='star')
+>>> Tile.parse("Blue", "CLOVER").code
+'BCl'
+>>> len(full_set())
+108
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+COLOURS: tuple[str, ...] = ("red", "orange", "yellow", "green", "blue", "purple")
+"""The default six colours, in a fixed order used for indices and displays."""
+
+ALL_COLOURS: tuple[str, ...] = COLOURS + ("white",)
+"""Every colour name accepted: white stands in for purple in some sets."""
+
+SHAPES: tuple[str, ...] = ("circle", "square", "diamond", "clover", "cross", "star")
+
+COPIES = 3
+"""Each of the 36 kinds of tile appears three times in a set."""
+
+_COLOUR_CODES = {
+    "red": "R", "orange": "O", "yellow": "Y", "green": "G", "blue": "B", "purple": "P",
+    "white": "W",
+}
+_SHAPE_CODES = {
+    "circle": "Ci", "square": "Sq", "diamond": "Di", "clover": "Cl", "cross": "Cr", "star": "St",
+}
+
+
+class TileError(ValueError):
+    """An unknown colour or shape name."""
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Tile:
+    """One tile kind. Equal tiles are interchangeable: the three copies are not told apart."""
+
+    colour: str
+    shape: str
+
+    def __post_init__(self) -> None:
+        if self.colour not in ALL_COLOURS:
+            raise TileError(f"unknown colour {self.colour!r}")
+        if self.shape not in SHAPES:
+            raise TileError(f"unknown shape {self.shape!r}")
+
+    @classmethod
+    def parse(cls, colour: object, shape: object) -> Tile:
+        """Build a tile from loosely written names (any case, surrounding spaces)."""
+        if not isinstance(colour, str):
+            raise TileError(f"colour must be a string, not {colour!r}")
+        if not isinstance(shape, str):
+            raise TileError(f"shape must be a string, not {shape!r}")
+        return cls(colour.strip().lower(), shape.strip().lower())
+
+    @property
+    def code(self) -> str:
+        """A short code for grids and logs: colour letter plus two shape letters, e.g. ``RSt``."""
+        return _COLOUR_CODES[self.colour] + _SHAPE_CODES[self.shape]
+
+    def __str__(self) -> str:
+        return f"{self.colour} {self.shape}"
+
+
+def tile_kinds(colours: tuple[str, ...] = COLOURS) -> list[Tile]:
+    """The 36 kinds of tile of a set with these six colours."""
+    return [Tile(c, s) for c in colours for s in SHAPES]
+
+
+def full_set(colours: tuple[str, ...] = COLOURS) -> list[Tile]:
+    """All 108 tiles of a set, three copies of each kind."""
+    return [t for t in tile_kinds(colours) for _ in range(COPIES)]

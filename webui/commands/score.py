@@ -1,0 +1,5 @@
+"""`qwirkle score` (being written)."""
+
+
+def register(subparsers) -> None:
+    subparsers.add_parser("score", help="(being written)").set_defaults(func=lambda args: 1)
