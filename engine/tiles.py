@@ -8,6 +8,8 @@ names are accepted. The shapes are named as players name them: the 4-point star 
 Tile(colour='red', shape='star')
 >>> Tile.parse("Blue", "CLOVER").code
 'BCl'
+>>> Tile.from_code("WSq")
+Tile(colour='white', shape='square')
 >>> len(full_set())
 108
 """
@@ -34,6 +36,8 @@ _COLOUR_CODES = {
 _SHAPE_CODES = {
     "circle": "Ci", "square": "Sq", "diamond": "Di", "clover": "Cl", "cross": "Cr", "star": "St",
 }
+_CODE_COLOURS = {code: colour for colour, code in _COLOUR_CODES.items()}
+_CODE_SHAPES = {code: shape for shape, code in _SHAPE_CODES.items()}
 
 
 class TileError(ValueError):
@@ -61,6 +65,15 @@ class Tile:
         if not isinstance(shape, str):
             raise TileError(f"shape must be a string, not {shape!r}")
         return cls(colour.strip().lower(), shape.strip().lower())
+
+    @classmethod
+    def from_code(cls, code: str) -> Tile:
+        """The tile with this short code (``RSt``), the inverse of :attr:`code`."""
+        colour = _CODE_COLOURS.get(code[:1])
+        shape = _CODE_SHAPES.get(code[1:])
+        if colour is None or shape is None:
+            raise TileError(f"unknown tile code {code!r}")
+        return cls(colour, shape)
 
     @property
     def code(self) -> str:

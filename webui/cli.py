@@ -1,7 +1,9 @@
 """The `qwirkle` console command: one parser with a subcommand per job.
 
 Each subcommand lives in its own module under :mod:`webui.commands`, so a newcomer finds the
-code for ``qwirkle scan`` in ``webui/commands/scan.py``.
+code for ``qwirkle scan`` in ``webui/commands/scan.py``. Only the chosen subcommand's module is
+imported: ``qwirkle score`` and ``qwirkle simulate`` stay light (no Flask, OpenCV or ONNX), which
+keeps their start-up fast and their memory small.
 """
 
 from __future__ import annotations
@@ -9,24 +11,28 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from collections.abc import Sequence
 
 SUBCOMMANDS = ("score", "simulate", "scan", "replay", "serve")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(names: Sequence[str] = SUBCOMMANDS) -> argparse.ArgumentParser:
+    """A parser that knows the subcommands in ``names`` (all of them for ``--help``)."""
     parser = argparse.ArgumentParser(
         prog="qwirkle",
         description="Scorekeeper for a physical Qwirkle table.",
         epilog="Run `qwirkle COMMAND --help` for each command's options and an example.",
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in SUBCOMMANDS:
+    for name in names:
         importlib.import_module(f"webui.commands.{name}").register(subparsers)
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    chosen = argv[:1] if argv and argv[0] in SUBCOMMANDS else SUBCOMMANDS
+    args = build_parser(chosen).parse_args(argv)
     return args.func(args)
 
 

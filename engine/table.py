@@ -1,0 +1,251 @@
+"""The game at a physical table, where hands are hidden and only the table is seen.
+
+The web app records what players confirm, turn by turn, and must let them correct any
+past turn. So a :class:`TableGame` is an immutable value derived entirely from the players,
+the seat that starts, and the list of turns: a correction rebuilds the game from the corrected
+list, which re-validates and re-scores every later turn, and refuses the correction (leaving
+the game as it was) when a later turn would become illegal.
+
+Turn numbers in messages count from 1, as on a score sheet; indices in the API count from 0.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from engine.board import Board, Placed, check_placed
+from engine.rules import QWIRKLE_BONUS, IllegalMove, apply_move
+from engine.tiles import COLOURS, COPIES, Tile, tile_kinds
+
+HAND = 6
+"""Tiles in a full hand: the most a turn can place or exchange."""
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Tiles put on the table in one turn."""
+
+    tiles: tuple[Placed, ...]
+
+    def __post_init__(self) -> None:
+        if isinstance(self.tiles, str | bytes) or not hasattr(self.tiles, "__iter__"):
+            raise TypeError(f"Place needs a sequence of (x, y, Tile), got {self.tiles!r}")
+        checked = tuple(check_placed(t, f"placed tile {i + 1}") for i, t in enumerate(self.tiles))
+        object.__setattr__(self, "tiles", checked)
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """Tiles swapped with the bag; which ones stays hidden, only the count is seen."""
+
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """A turn with no placement and no exchange (allowed once the bag is empty)."""
+
+
+Turn = Place | Exchange | Pass
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRecord:
+    """One turn as recorded: who played it and what it scored."""
+
+    index: int
+    player: int
+    turn: Turn
+    score: int
+    qwirkles: int
+
+
+@dataclass(frozen=True)
+class TableGame:
+    """A game in progress (or ended) at the table. Build it with :meth:`new`."""
+
+    players: tuple[str, ...]
+    first: int
+    colours: tuple[str, ...]
+    turns: tuple[TurnRecord, ...] = ()
+    board: Board = field(default_factory=Board)
+    scores: tuple[int, ...] = ()
+    qwirkles: tuple[int, ...] = ()
+    ended: bool = False
+    went_out: int | None = None
+    _unseen: dict[Tile, int] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def new(
+        cls, players: Sequence[str], first: int = 0, colours: Sequence[str] = COLOURS
+    ) -> TableGame:
+        """A game with no turns yet. ``players`` are in seat order; ``first`` starts."""
+        if isinstance(players, str) or not 2 <= len(players) <= 6:
+            raise ValueError(f"a game needs 2 to 6 players, got {players!r}")
+        if not all(isinstance(p, str) and p.strip() for p in players):
+            raise ValueError(f"player names must be non-empty strings, got {players!r}")
+        if type(first) is not int or not 0 <= first < len(players):
+            raise ValueError(f"first must be a seat from 0 to {len(players) - 1}, got {first!r}")
+        kinds = tile_kinds(tuple(colours))  # raises TileError for an unknown colour
+        if len(kinds) != len(set(kinds)) or len(colours) != 6:
+            raise ValueError(f"a set has six distinct colours, got {colours!r}")
+        zeros = (0,) * len(players)
+        return cls(
+            players=tuple(players), first=first, colours=tuple(colours),
+            scores=zeros, qwirkles=zeros, _unseen={k: COPIES for k in kinds},
+        )
+
+    # --- derived state ---------------------------------------------------------------
+
+    @property
+    def unseen(self) -> Counter[Tile]:
+        """Copies of each of the 36 kinds not yet on the table (in the bag or in hands)."""
+        return Counter(self._unseen)
+
+    @property
+    def bag_size(self) -> int:
+        """Tiles left in the bag: all not on the table, less full hands, while any remain."""
+        return max(0, len(self._unseen) * COPIES - len(self.board) - HAND * len(self.players))
+
+    @property
+    def current_player(self) -> int:
+        return self.seat_of(len(self.turns))
+
+    @property
+    def bonus(self) -> tuple[int, ...]:
+        """The end-of-game bonus per player: +6 for the one who went out, kept apart."""
+        return tuple(QWIRKLE_BONUS if i == self.went_out else 0 for i in range(len(self.players)))
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Turn scores plus the end bonus."""
+        return tuple(s + b for s, b in zip(self.scores, self.bonus, strict=True))
+
+    def seat_of(self, index: int) -> int:
+        """The player who plays turn ``index``: seats simply rotate from the first player."""
+        return (self.first + index) % len(self.players)
+
+    # --- playing ---------------------------------------------------------------------
+
+    def play(self, turn: Turn) -> TableGame:
+        """The game after the current player's turn; IllegalMove (the reason) if it is illegal."""
+        if self.ended:
+            raise IllegalMove("the game has ended; correct or void a turn instead")
+        player = self.seat_of(len(self.turns))
+        score = qwirkles = 0
+        board, unseen = self.board, self._unseen
+        if isinstance(turn, Place):
+            if len(turn.tiles) > HAND:
+                raise IllegalMove(f"a turn places at most {HAND} tiles, not {len(turn.tiles)}")
+            unseen = dict(unseen)
+            for _, _, tile in turn.tiles:
+                if tile not in unseen:
+                    colours = ", ".join(self.colours)
+                    raise IllegalMove(f"{tile} is not in this set (colours: {colours})")
+                if unseen[tile] == 0:
+                    raise IllegalMove(f"all {COPIES} {tile} tiles are already on the table")
+                unseen[tile] -= 1
+            board, check = apply_move(board, turn.tiles)
+            score, qwirkles = check.score or 0, check.qwirkles
+        elif isinstance(turn, Exchange):
+            if type(turn.count) is not int or not 1 <= turn.count <= HAND:
+                raise IllegalMove(f"an exchange swaps 1 to {HAND} tiles, not {turn.count!r}")
+            if turn.count > self.bag_size:
+                raise IllegalMove(
+                    f"cannot exchange {turn.count} tiles: the bag holds only {self.bag_size}"
+                )
+        elif isinstance(turn, Pass):
+            if self.bag_size:
+                raise IllegalMove(
+                    f"a player may pass only once the bag is empty ({self.bag_size} tiles left); "
+                    "exchange instead"
+                )
+        else:
+            raise TypeError(f"a turn is Place, Exchange or Pass, got {turn!r}")
+        scores = list(self.scores)
+        scores[player] += score
+        counts = list(self.qwirkles)
+        counts[player] += qwirkles
+        record = TurnRecord(len(self.turns), player, turn, score, qwirkles)
+        return dataclasses.replace(
+            self, turns=self.turns + (record,), board=board, scores=tuple(scores),
+            qwirkles=tuple(counts), _unseen=unseen,
+        )
+
+    def finish(self, went_out: int | None) -> TableGame:
+        """End the game: ``went_out`` is the seat that emptied their hand (+6), or None.
+
+        Calling it again replaces the ending, so a wrongly entered ending can be fixed.
+        """
+        if went_out is not None:
+            if type(went_out) is not int or not 0 <= went_out < len(self.players):
+                raise ValueError(
+                    f"went_out must be a seat from 0 to {len(self.players) - 1} or None, "
+                    f"got {went_out!r}"
+                )
+            if self.bag_size:
+                raise IllegalMove(
+                    f"{self.players[went_out]} cannot go out while the bag holds "
+                    f"{self.bag_size} tiles"
+                )
+        return dataclasses.replace(self, ended=True, went_out=went_out)
+
+    # --- corrections -----------------------------------------------------------------
+
+    def replace(self, index: int, turn: Turn) -> TableGame:
+        """The game with turn ``index`` replaced and every later turn re-checked and re-scored."""
+        self._check_index(index)
+        turns = [r.turn for r in self.turns]
+        turns[index] = turn
+        return self._rebuild(turns, index)
+
+    def void(self, index: int) -> TableGame:
+        """The game without turn ``index``; later turns move up one seat and are re-checked."""
+        self._check_index(index)
+        turns = [r.turn for r in self.turns]
+        del turns[index]
+        return self._rebuild(turns, index)
+
+    def _check_index(self, index: int) -> None:
+        if type(index) is not int or not 0 <= index < len(self.turns):
+            raise IndexError(f"no turn at index {index!r}: the game has {len(self.turns)} turns")
+
+    def _rebuild(self, turns: Sequence[Turn], changed: int) -> TableGame:
+        """Replay the corrected ``turns``; name the first turn that no longer stands."""
+
+        def message(i: int, who: str, err: IllegalMove) -> str:
+            if i == changed:
+                return f"turn {i + 1} ({who}): {err}"
+            return f"this correction would make turn {i + 1} ({who}) illegal: {err}"
+
+        game = TableGame.new(self.players, self.first, self.colours)._replay(turns, message)
+        if self.ended:
+            try:
+                game = game.finish(self.went_out)
+            except IllegalMove as err:
+                raise IllegalMove(f"this correction would make the ending invalid: {err}") from None
+        return game
+
+    def _replay(
+        self, turns: Sequence[Turn], message: Callable[[int, str, IllegalMove], str]
+    ) -> TableGame:
+        game = self
+        for i, turn in enumerate(turns):
+            try:
+                game = game.play(turn)
+            except IllegalMove as err:
+                raise IllegalMove(message(i, game.players[game.seat_of(i)], err)) from None
+        return game
+
+    @classmethod
+    def from_turns(
+        cls, players: Sequence[str], turns: Sequence[Turn], first: int = 0,
+        colours: Sequence[str] = COLOURS,
+    ) -> TableGame:
+        """Replay a list of turns (e.g. the web app's event log); IllegalMove names a bad turn."""
+        return cls.new(players, first, colours)._replay(
+            turns, lambda i, who, err: f"turn {i + 1} ({who}): {err}"
+        )
