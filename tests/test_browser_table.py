@@ -1,0 +1,162 @@
+"""The table app in a real browser (Debian's chromium through Playwright): two devices on one
+game, moves confirmed and fixed on the tablet and seen on the table view, and a server killed
+with SIGKILL that comes back with everything."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from webui_support import ROW, Servers
+
+CHROMIUM = Path("/usr/bin/chromium")
+SCREENSHOT = Path(__file__).resolve().parents[1] / "docs" / "tablet.png"
+
+SCRIPT_ERRORS: list[str] = []
+"""Uncaught errors in the pages' script, checked at the end of each test."""
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(),
+                       reason="Debian's chromium is not installed (apt-get install chromium)"),
+]
+
+
+@pytest.fixture
+def servers(tmp_path):
+    pool = Servers(tmp_path / "games.sqlite3")
+    yield pool.start
+    pool.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--no-first-run"])
+        yield browser
+        browser.close()
+
+
+def devices(browser, server, set_up: bool = True):
+    """A tablet that joined through the QR link (and set up a game, unless one is running),
+    and a table view."""
+    tablet = browser.new_context(viewport={"width": 820, "height": 1180}, has_touch=True)
+    tablet_page = tablet.new_page()
+    tablet_page.on("dialog", lambda dialog: dialog.accept())
+    tablet_page.on("pageerror", lambda error: SCRIPT_ERRORS.append(str(error)))
+    tablet_page.goto(f"{server.base}/join?t={server.token}")
+    if set_up:
+        tablet_page.wait_for_url("**/setup")
+        tablet_page.fill("input[name=player] >> nth=0", "Ann")
+        tablet_page.fill("input[name=player] >> nth=1", "Bob")
+        tablet_page.click("[data-setup] button[type=submit]")
+    tablet_page.wait_for_url("**/games/*/tablet")
+    table_page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    table_page.on("pageerror", lambda error: SCRIPT_ERRORS.append(str(error)))
+    table_page.goto(f"{server.base}/table")
+    table_page.wait_for_url("**/games/*/table")
+    return tablet_page, table_page
+
+
+def total(page, seat: int):
+    return page.locator(f"td[data-total='{seat}']")
+
+
+def test_fix_confirm_undo_and_survive_sigkill(browser, servers):
+    from playwright.sync_api import expect
+
+    server = servers("none")
+    tablet, table = devices(browser, server)
+    game = int(tablet.get_attribute("body", "data-game"))
+
+    # The camera misread the third tile as blue: the card says why Confirm is off.
+    misread = ROW[:2] + [dict(ROW[2], colour="blue")]
+    server.api("POST", f"/api/games/{game}/pending", {"tiles": misread})
+    confirm = tablet.locator("[data-action=confirm]")
+    expect(confirm).to_be_disabled()
+    expect(tablet.locator(".pending .reason")).to_be_visible()
+
+    # Fix: tap the tile, pick its colour.
+    tablet.locator("[data-pending-tiles] [data-fix='2']").click()
+    tablet.locator("#fix-dialog button[data-colour='red']").click()
+    expect(confirm).to_be_enabled()
+    expect(tablet.locator(".pending .score .points")).to_have_text("3")
+    confirm.click()
+    expect(total(table, 0)).to_have_text("3")  # on the other device, through the stream
+
+    # Bob's move, screenshot of the tablet with the move card, then confirm and undo it.
+    server.api("POST", f"/api/games/{game}/pending",
+               {"tiles": [{"x": 3, "y": 0, "colour": "red", "shape": "square"}]})
+    expect(confirm).to_be_enabled()
+    SCREENSHOT.parent.mkdir(exist_ok=True)
+    tablet.screenshot(path=str(SCREENSHOT), full_page=True)
+    confirm.click()
+    expect(total(table, 1)).to_have_text("4")
+    tablet.click("[data-action=undo]")
+    expect(total(table, 1)).to_have_text("0")
+    expect(tablet.locator(".turns li")).to_have_count(1)
+
+    # An exchange for Bob, then the server dies without warning.
+    tablet.click("[data-open=exchange-dialog]")
+    tablet.click("#exchange-dialog [data-count='2']")
+    expect(tablet.locator(".turns li")).to_have_count(2)
+    server.kill()
+    expect(tablet.locator("#offline")).to_be_visible()
+
+    again = servers("none", server.db)
+    assert again.token == server.token  # the same table: tablets stay joined
+    tablet.goto(f"{again.base}/games/{game}/tablet")
+    table.goto(f"{again.base}/games/{game}/table")
+    expect(total(tablet, 0)).to_have_text("3")
+    expect(tablet.locator(".turns li")).to_have_count(2)
+    expect(total(table, 0)).to_have_text("3")
+    # Still joined after the restart: undo the exchange; the table view follows live.
+    tablet.click("[data-action=undo]")
+    expect(tablet.locator(".turns li")).to_have_count(1)
+    expect(table.locator(".whose")).to_have_text("Bob")
+
+    # Edit a past turn: Ann's clover was a diamond.
+    tablet.click("[data-action=edit][data-index='0']")
+    tablet.click("#edit-dialog [data-edit-fix='2']")
+    tablet.click("#fix-dialog button[data-shape='diamond']")
+    tablet.click("#edit-dialog [data-action=save-edit]")
+    expect(tablet.locator(".turns li [aria-label='red diamond']")).to_have_count(1)
+    expect(total(table, 0)).to_have_text("3")
+
+    # End the game: nobody can play; both devices show the final standings.
+    tablet.click("[data-open=end-dialog]")
+    tablet.click("#end-dialog [data-action=finish][data-went-out='']")
+    expect(table.locator(".standings li")).to_have_count(2)
+    expect(tablet.locator(".standings li").first).to_contain_text("Ann")
+    assert SCRIPT_ERRORS == []
+
+
+def test_demo_move_is_confirmed_on_the_tablet_and_scored_on_the_table(browser, servers):
+    from playwright.sync_api import expect
+
+    from vision.classifier import MODEL_PATH
+
+    if not MODEL_PATH.is_file():
+        pytest.skip(f"the demo cannot read tiles without the classifier model {MODEL_PATH}")
+    server = servers("demo")
+    # The demo starts its own game as it opens: the new user's first sight.
+    deadline = time.monotonic() + 20
+    while server.api("GET", "/api/games") == []:
+        assert time.monotonic() < deadline, "the demo started no game"
+        time.sleep(0.2)
+    tablet, table = devices(browser, server, set_up=False)
+    # The demo's first move comes through the real tracker to the tablet.
+    confirm = tablet.locator("[data-action=confirm]:enabled")
+    expect(confirm).to_be_visible(timeout=60_000)
+    confirm.click()
+    expect(tablet.locator(".turns li")).to_have_count(1)
+    score = server.api("GET", "/api/state")["turns"][0]["score"]
+    assert score > 0
+    expect(total(table, 0)).to_have_text(str(score))
+    table.screenshot(path=str(SCREENSHOT.with_name("table.png")))

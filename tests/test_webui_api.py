@@ -1,0 +1,250 @@
+"""The JSON API through Flask's test client: every action and every error code."""
+
+from __future__ import annotations
+
+import pytest
+from webui_support import ROW, Table, make_app
+
+
+@pytest.fixture
+def app(tmp_path):
+    return make_app(tmp_path / "games.sqlite3")
+
+
+@pytest.fixture
+def table(app):
+    return Table(app)
+
+
+@pytest.fixture
+def game(table):
+    return table.new_game()
+
+
+def test_new_game_state(table):
+    game_id = table.new_game(["Ann", "Bob", "Cy"])
+    state = table.client.get("/api/state").json
+    assert state["id"] == game_id
+    assert [p["name"] for p in state["players"]] == ["Ann", "Bob", "Cy"]
+    assert state["current_player"] == 0
+    assert state["bag_size"] == 108 - 3 * 6
+    assert sum(u["count"] for u in state["unseen"]) == 108
+    assert state["turns"] == [] and state["pending"] is None
+
+
+def test_confirm_a_fixed_move_scores_it(table, game):
+    # The camera misread the third tile as a blue clover: the line is illegal until fixed.
+    misread = ROW[:2] + [dict(ROW[2], colour="blue")]
+    pending = table.post(f"/api/games/{game}/pending", {"tiles": misread}).json["pending"]
+    assert pending["legal"] is False and pending["reason"]
+    assert table.post(f"/api/games/{game}/pending/confirm").status_code == 409
+    pending = table.post(f"/api/games/{game}/pending", {"tiles": ROW}).json["pending"]
+    assert pending["legal"] and pending["score"] == 3
+    assert [line["points"] for line in pending["lines"]] == [3]
+    state = table.post(f"/api/games/{game}/pending/confirm").json
+    assert state["players"][0]["score"] == 3
+    assert state["pending"] is None
+    assert state["current_player"] == 1
+    assert state["turns"][0]["tiles"][2]["colour"] == "red"
+
+
+def test_remove_a_phantom_tile(table, game):
+    phantom = ROW + [{"x": 5, "y": 5, "colour": "red", "shape": "square"}]
+    assert not table.post(f"/api/games/{game}/pending", {"tiles": phantom}).json["pending"]["legal"]
+    state = table.place(game, ROW)
+    assert len(state["board"]) == 3
+
+
+def test_not_a_move(table, game):
+    table.post(f"/api/games/{game}/pending", {"tiles": ROW})
+    state = table.post(f"/api/games/{game}/pending/dismiss").json
+    assert state["pending"] is None and state["turns"] == []
+    assert table.post(f"/api/games/{game}/pending/dismiss").status_code == 409
+
+
+def test_exchange_pass_undo(table, game):
+    state = table.post(f"/api/games/{game}/turns", {"kind": "exchange", "count": 3}).json
+    assert state["turns"][0]["kind"] == "exchange" and state["current_player"] == 1
+    # Passing is only for an empty bag.
+    response = table.post(f"/api/games/{game}/turns", {"kind": "pass"})
+    assert response.status_code == 409 and "bag" in response.json["error"]
+    state = table.post(f"/api/games/{game}/undo").json
+    assert state["turns"] == [] and state["current_player"] == 0
+    assert table.post(f"/api/games/{game}/undo").status_code == 409
+
+
+def test_edit_and_void_past_turns_rescore_later_ones(table, game):
+    table.place(game, ROW)
+    state = table.place(game, [{"x": 3, "y": 0, "colour": "red", "shape": "square"}])
+    assert [p["score"] for p in state["players"]] == [3, 4]
+    # Ann really laid four tiles: her line is 4, and Bob's tile now makes a line of 5.
+    four = [{"x": -1, "y": 0, "colour": "red", "shape": "diamond"}] + ROW
+    state = table.put(f"/api/games/{game}/turns/0", {"kind": "place", "tiles": four}).json
+    assert [p["score"] for p in state["players"]] == [4, 5]
+    # A correction that would make a later turn illegal is refused and changes nothing.
+    response = table.put(f"/api/games/{game}/turns/0", {"kind": "place", "tiles": ROW[:2]})
+    assert response.status_code == 409 and "turn 2" in response.json["error"]
+    assert table.client.get("/api/state").json["players"][1]["score"] == 5
+    # Voiding turn 0: Bob's tile becomes the opening move, played from Ann's seat.
+    state = table.delete(f"/api/games/{game}/turns/0").json
+    assert len(state["turns"]) == 1 and state["turns"][0]["player"] == 0
+    assert [p["score"] for p in state["players"]] == [1, 0]
+
+
+def test_finish_went_out_and_no_more_turns(table, game):
+    state = table.post(f"/api/games/{game}/finish", {"went_out": None}).json
+    assert state["ended"] is True and state["current_player"] is None
+    response = table.post(f"/api/games/{game}/turns", {"kind": "exchange", "count": 1})
+    assert response.status_code == 409
+    # Going out needs an empty bag.
+    assert table.post(f"/api/games/{game}/finish", {"went_out": 0}).status_code == 409
+
+
+def test_games_list_and_exports(table, game):
+    table.place(game, ROW)
+    games = table.client.get("/api/games").json
+    assert games[0]["id"] == game and games[0]["totals"] == [3, 0]
+    csv_text = table.client.get(f"/api/games/{game}/export.csv").data.decode()
+    assert csv_text.splitlines()[:2] == ["round,Ann,Bob", "1,3,"]
+    exported = table.client.get(f"/api/games/{game}/export.json").json
+    assert exported["turns"][0]["tiles"] == table.client.get("/api/state").json["turns"][0]["tiles"]
+    assert "pending" not in exported
+
+
+# --- access -------------------------------------------------------------------------------
+
+def test_reading_needs_no_token(app, table, game):
+    stranger = app.test_client()
+    assert stranger.get("/api/state").status_code == 200
+    assert stranger.get(f"/games/{game}/tablet").status_code == 200
+
+
+@pytest.mark.parametrize("how", ["no cookie", "no csrf", "wrong csrf", "other origin",
+                                 "wrong bearer"])
+def test_changes_without_the_token_are_403(app, table, game, how):
+    client, headers = table.client, dict(table.headers)
+    if how == "no cookie":
+        client = app.test_client()
+    elif how == "no csrf":
+        headers = {}
+    elif how == "wrong csrf":
+        headers = {"X-CSRF-Token": "0" * 32}
+    elif how == "other origin":
+        headers["Origin"] = "http://evil.example"
+    else:
+        client, headers = app.test_client(), {"Authorization": "Bearer nope"}
+    response = client.post(f"/api/games/{game}/turns", json={"kind": "exchange", "count": 2},
+                           headers=headers)
+    assert response.status_code == 403 and response.json["error"]
+    assert table.client.get("/api/state").json["turns"] == []
+
+
+def test_bearer_token_for_programs(app, game):
+    token = app.extensions["qwirkle_keys"].token
+    response = app.test_client().post(f"/api/games/{game}/turns",
+                                      json={"kind": "exchange", "count": 2},
+                                      headers={"Authorization": f"Bearer {token}"})
+    assert response.status_code == 200 and len(response.json["turns"]) == 1
+
+
+def test_pin_join_sets_a_strict_httponly_cookie(app):
+    client = app.test_client()
+    pin = app.extensions["qwirkle_keys"].pin
+    response = client.post("/api/join", json={"pin": pin})
+    assert response.status_code == 200 and response.json["csrf"]
+    cookie = response.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    game = client.post("/api/games", json={"players": ["A", "B"]},
+                       headers={"X-CSRF-Token": response.json["csrf"]})
+    assert game.status_code == 201
+
+
+def test_wrong_pins_are_403_then_locked(app):
+    client = app.test_client()
+    pin = app.extensions["qwirkle_keys"].pin
+    wrong = f"{(int(pin) + 1) % 10**6:06d}"
+    codes = [client.post("/api/join", json={"pin": wrong}).status_code for _ in range(5)]
+    assert codes == [403] * 5
+    # Locked out: even the right PIN waits.
+    assert client.post("/api/join", json={"pin": pin}).status_code == 429
+
+
+def test_join_link_with_a_wrong_token_is_403(app):
+    assert app.test_client().get("/join?t=wrong").status_code == 403
+
+
+# --- malformed payloads and unknown games ---------------------------------------------------
+
+BAD_TURNS = [
+    "not json",
+    [1, 2],
+    {"kind": "fly"},
+    {"kind": "exchange", "count": "3"},
+    {"kind": "exchange", "count": 9},
+    {"kind": "exchange", "count": True},
+    {"kind": "place"},
+    {"kind": "place", "tiles": []},
+    {"kind": "place", "tiles": [{"x": 0, "y": 0, "colour": "pink", "shape": "star"}]},
+    {"kind": "place", "tiles": [{"x": "0", "y": 0, "colour": "red", "shape": "star"}]},
+    {"kind": "place", "tiles": [{"x": 0, "y": 0, "colour": "red", "shape": "star"},
+                                {"x": 0, "y": 0, "colour": "red", "shape": "circle"}]},
+    {"kind": "place", "tiles": ["red star"]},
+    {"kind": "place", "tiles": [{"x": 10**9, "y": 0, "colour": "red", "shape": "star"}]},
+]
+
+
+@pytest.mark.parametrize("payload", BAD_TURNS)
+def test_malformed_turns_are_400_with_a_message(table, game, payload):
+    if payload == "not json":
+        response = table.client.post(f"/api/games/{game}/turns", data="{oops",
+                                     headers=dict(table.headers, **{"Content-Type":
+                                                                    "application/json"}))
+    else:
+        response = table.post(f"/api/games/{game}/turns", payload)
+    assert response.status_code == 400
+    assert response.json["error"]
+    assert table.client.get("/api/state").json["turns"] == []
+
+
+@pytest.mark.parametrize(("path", "payload"), [
+    ("/api/games", {"players": ["Solo"]}),
+    ("/api/games", {"players": "Ann, Bob"}),
+    ("/api/games", {"players": ["A", "B"], "colours": ["red"]}),
+    ("/api/games", {"players": ["A", "B" * 25]}),
+    ("/api/games/{g}/finish", {}),
+    ("/api/games/{g}/finish", {"went_out": 7}),
+    ("/api/games/{g}/pending", {"tiles": "RSt"}),
+    ("/api/join", {"pin": 123456}),
+])
+def test_other_malformed_payloads_are_400(table, game, path, payload):
+    response = table.post(path.format(g=game), payload)
+    assert response.status_code == 400 and response.json["error"]
+
+
+def test_an_oversized_body_is_refused_with_a_message(table, game):
+    response = table.post(f"/api/games/{game}/pending", {"tiles": ROW, "pad": "x" * 70_000})
+    assert response.status_code == 413 and response.json["error"]
+
+
+def test_bad_turn_index_is_400(table, game):
+    assert table.delete(f"/api/games/{game}/turns/0").status_code == 400
+    assert table.put(f"/api/games/{game}/turns/3", {"kind": "pass"}).status_code == 400
+
+
+@pytest.mark.parametrize(("method", "path"), [
+    ("get", "/api/games/99/state"),
+    ("get", "/api/games/99/export.csv"),
+    ("get", "/api/games/99/events"),
+    ("post", "/api/games/99/pending/confirm"),
+    ("post", "/api/games/99/undo"),
+    ("delete", "/api/games/99/turns/0"),
+    ("get", "/api/no-such-thing"),
+])
+def test_unknown_game_is_404_json(table, game, method, path):
+    response = getattr(table.client, method)(path, headers=table.headers)
+    assert response.status_code == 404 and response.json["error"]
+
+
+def test_no_game_yet_is_404(table):
+    assert table.client.get("/api/state").status_code == 404
+    assert table.client.get("/table").headers["Location"].endswith("/setup")

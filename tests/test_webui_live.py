@@ -1,0 +1,167 @@
+"""The live loop with a stand-in camera and tracker: detected moves become the pending move,
+a camera that vanishes is reported and reopened, and nothing recorded is lost."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+from webui_support import ROW, Table, make_app
+
+from engine.tiles import Tile
+from vision.classifier import TileGuess
+from vision.decode import DetectedMove
+from vision.source import Frame, SourceError
+from webui.app import attach_live
+
+MOVE = tuple((t["x"], t["y"], Tile(t["colour"], t["shape"])) for t in ROW)
+
+
+def guess(tile: Tile, runner_up: Tile) -> TileGuess:
+    return TileGuess(tile, 0.6, {}, {}, alternatives=[(runner_up, 0.3)])
+
+
+class FakeTracker:
+    """Reports MOVE on a frame named "move"; records the boards it is told."""
+
+    def __init__(self) -> None:
+        self.accepted = []
+
+    def feed(self, frame: Frame) -> list[DetectedMove]:
+        if frame.name == "still":  # a note about the table, no move: not for the tablets
+            return [DetectedMove((), None, True, "a tile across the table was not seen")]
+        if frame.name != "move":
+            return []
+        guesses = tuple(guess(t, Tile("orange", t.shape)) for _, _, t in MOVE)
+        return [DetectedMove(MOVE, 3, True, "a hand was in the way", guesses=guesses)]
+
+    def accept(self, board) -> None:
+        self.accepted.append(len(board))
+
+    def last_overlay(self) -> np.ndarray:
+        return np.full((24, 32, 3), 120, np.uint8)
+
+    def reset(self) -> None:
+        self.accepted.append("reset")
+
+
+class VanishingCamera:
+    """Opens once, delivers a move, then is unplugged; it never opens again."""
+
+    def __init__(self) -> None:
+        self.opened = 0
+
+    def __call__(self):
+        self.opened += 1
+        if self.opened > 1:
+            raise SourceError("camera 0 is not plugged in")
+        return self.frames()
+
+    def frames(self):
+        yield Frame(np.zeros((24, 32, 3), np.uint8), 0.0, "still")
+        yield Frame(np.zeros((24, 32, 3), np.uint8), 1.0, "move")
+        raise SourceError("camera 0 stopped delivering frames")
+
+
+def wait_for(condition, timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+@pytest.fixture
+def live_table(tmp_path):
+    app = make_app(tmp_path / "games.sqlite3", CAMERA_RETRY_S=0.05, PREVIEW_FPS=100.0)
+    table = Table(app)
+    game = table.new_game()
+    table.post(f"/api/games/{game}/turns", {"kind": "exchange", "count": 2})
+    camera, tracker = VanishingCamera(), FakeTracker()
+    loop = attach_live(app, camera, lambda colours: tracker)
+    yield table, game, camera, tracker, loop
+    loop.stop()
+
+
+def test_detected_move_becomes_pending_and_survives_a_lost_camera(live_table):
+    table, game, camera, tracker, loop = live_table
+    games = table.app.extensions["qwirkle_games"]
+    wait_for(lambda: camera.opened >= 3)  # it keeps trying to reconnect
+    loop.stop()  # so the status stays as the last attempt left it
+    state = table.client.get("/api/state").json
+    assert state["camera"]["state"] == "lost"
+    assert "not plugged in" in state["camera"]["message"]
+    assert len(state["turns"]) == 1  # the confirmed turn is untouched
+    pending = state["pending"]
+    assert state["more_pending"] == 0
+    assert [(t["x"], t["y"]) for t in pending["tiles"]] == [(0, 0), (1, 0), (2, 0)]
+    assert pending["doubt"] == "a hand was in the way"
+    assert pending["tiles"][0]["alternatives"] == [{"colour": "orange", "shape": "star"}]
+    # The pending move can still be confirmed while the camera is away.
+    state = table.post(f"/api/games/{game}/pending/confirm").json
+    assert state["players"][1]["score"] == 3
+    assert tracker.accepted[-1] == 3  # the tracker now reads moves against the new board
+    assert games.camera["state"] == "lost"
+
+
+def test_the_page_shows_the_lost_camera(live_table):
+    table, game, camera, _, loop = live_table
+    wait_for(lambda: camera.opened >= 2)
+    loop.stop()
+    html = table.client.get(f"/games/{game}/part/status").data.decode()
+    assert 'data-camera="lost"' in html and "not plugged in" in html
+
+
+def test_preview_is_mjpeg_of_the_overlay(live_table):
+    table, _, camera, _, loop = live_table
+    wait_for(lambda: loop.jpeg() is not None)
+    response = table.client.get("/camera.mjpeg", buffered=False)
+    assert response.mimetype == "multipart/x-mixed-replace"
+    chunk = next(iter(response.response))
+    assert chunk.startswith(b"--frame\r\nContent-Type: image/jpeg")
+    assert b"\xff\xd8" in chunk  # a JPEG starts here
+    response.close()
+
+
+def test_new_game_resets_the_tracker(live_table):
+    table, _, _, tracker, _ = live_table
+    table.new_game(["Cy", "Di"])
+    assert tracker.accepted[-2:] == ["reset", 0]
+
+
+def test_a_camera_that_keeps_failing_is_retried_less_often(tmp_path):
+    app = make_app(tmp_path / "games.sqlite3", CAMERA_RETRY_S=0.01)
+    opened = []
+
+    def never_opens():
+        opened.append(1)
+        raise SourceError("no camera")
+
+    loop = attach_live(app, never_opens, lambda colours: FakeTracker())
+    time.sleep(0.6)
+    loop.stop()
+    # Without backoff that would be about 60 attempts; doubling waits leave a handful.
+    assert 3 <= len(opened) <= 8
+
+
+def test_moves_wait_in_order_and_the_tracker_expects_them(tmp_path):
+    app = make_app(tmp_path / "games.sqlite3")
+    table = Table(app)
+    game = table.new_game()
+    games = app.extensions["qwirkle_games"]
+    told = []
+    games.on_board = lambda colours, board: told.append(sorted((x, y) for x, y, _ in
+                                                               board.placed()))
+    second = ((3, 0, Tile("red", "square")),)
+    games.detected(MOVE, False, "", [])
+    games.detected(second, False, "", [])  # the next player moved before anyone confirmed
+    state = table.client.get("/api/state").json
+    assert len(state["pending"]["tiles"]) == 3 and state["more_pending"] == 1
+    state = table.post(f"/api/games/{game}/pending/confirm").json
+    assert state["players"][0]["score"] == 3
+    assert state["pending"]["tiles"][0]["x"] == 3 and state["pending"]["score"] == 4
+    assert told[-1] == [(0, 0), (1, 0), (2, 0), (3, 0)]  # confirmed and waiting tiles
+    # Not a move: the tracker no longer expects that tile.
+    state = table.post(f"/api/games/{game}/pending/dismiss").json
+    assert state["pending"] is None and state["more_pending"] == 0
+    assert told[-1] == [(0, 0), (1, 0), (2, 0)]

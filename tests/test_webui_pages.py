@@ -1,0 +1,101 @@
+"""The HTML pages render for readers and joined tablets, and errors are pages, never a 500."""
+
+from __future__ import annotations
+
+import pytest
+from webui_support import ROW, Table, make_app
+
+
+@pytest.fixture
+def table(tmp_path):
+    return Table(make_app(tmp_path / "games.sqlite3"))
+
+
+@pytest.mark.parametrize("view", ["table", "tablet", "sheet"])
+def test_views_render_the_game(table, view):
+    game = table.new_game(["Ann", "Bob"])
+    table.place(game, ROW)
+    html = table.client.get(f"/games/{game}/{view}").data.decode()
+    assert '<html lang="en" dir="ltr">' in html
+    assert "Ann" in html and "Bob" in html
+    assert 'name="code"' in html  # the language menu is on every page
+
+
+def test_tablet_buttons_for_a_joined_tablet_only(app_and_stranger):
+    table, stranger, game = app_and_stranger
+    table.post(f"/api/games/{game}/pending", {"tiles": ROW})
+    joined = table.client.get(f"/games/{game}/tablet").data.decode()
+    assert 'data-action="confirm"' in joined and 'data-action="undo"' in joined
+    watching = stranger.get(f"/games/{game}/tablet").data.decode()
+    assert 'data-action="confirm"' not in watching and "data-join" in watching
+
+
+def test_pin_and_qr_only_for_the_host_or_a_joined_device(app_and_stranger):
+    table, stranger, game = app_and_stranger
+    pin = table.app.extensions["qwirkle_keys"].pin
+    assert pin in table.client.get(f"/games/{game}/table").data.decode()
+    html = stranger.get(f"/games/{game}/table").data.decode()
+    assert pin not in html and "<svg" in html
+
+
+@pytest.fixture
+def app_and_stranger(table):
+    game = table.new_game()
+    stranger = table.app.test_client()
+    stranger.environ_base["REMOTE_ADDR"] = "192.168.1.77"
+    return table, stranger, game
+
+
+def test_score_sheet_parts(table):
+    game = table.new_game()
+    table.place(game, ROW)
+    sheet = table.client.get(f"/games/{game}/part/sheet").data.decode()
+    assert '<td data-total="0">3</td>' in sheet and "<polyline" in sheet
+    tracker = table.client.get(f"/games/{game}/part/tracker").data.decode()
+    assert "93 tiles in the bag" in tracker  # 108 - 3 placed - 2 hands of 6
+
+
+def test_archive_and_setup(table):
+    game = table.new_game(["Ann", "Bob"])
+    archive = table.client.get("/games").data.decode()
+    assert f"/api/games/{game}/export.csv" in archive
+    assert "data-camera-part" in table.client.get("/setup").data.decode()
+    table.app.extensions["qwirkle_games"].set_camera("lost", "camera 0 is unplugged")
+    assert "camera 0 is unplugged" in table.client.get("/part/camera").data.decode()
+
+
+@pytest.mark.parametrize("path", ["/games/7/table", "/games/1/nowhere", "/games/1/part/x",
+                                  "/lang?code=xx"])
+def test_missing_pages_are_404_pages(table, path):
+    table.new_game()
+    response = table.client.get(path)
+    assert response.status_code == 404
+    assert response.mimetype == "text/html"
+
+
+def test_language_choice_is_remembered_and_stays_on_this_site(table):
+    response = table.client.get("/lang?code=en&next=/games")
+    assert response.status_code == 302 and response.headers["Location"] == "/games"
+    assert "qwirkle_lang=en" in response.headers["Set-Cookie"]
+    assert table.client.get("/lang?code=en&next=//evil.example").headers["Location"] == "/"
+
+
+def test_the_host_laptop_joins_by_itself(table):
+    keys = table.app.extensions["qwirkle_keys"]
+    local = table.app.test_client()
+    assert f"qwirkle_table={keys.token}" in local.get("/setup").headers["Set-Cookie"]
+    remote = table.app.test_client()
+    remote.environ_base["REMOTE_ADDR"] = "192.168.1.77"
+    assert "Set-Cookie" not in remote.get("/setup").headers
+    # The laptop opening its own LAN address is the host too.
+    table.app.config["HOST_ADDRESSES"] = ("192.168.1.77",)
+    assert f"qwirkle_table={keys.token}" in remote.get("/setup").headers["Set-Cookie"]
+    # The cookie alone changes nothing: a change also needs the page's CSRF header.
+    assert local.post("/api/games", json={"players": ["A", "B"]}).status_code == 403
+
+
+def test_player_names_are_escaped(table):
+    game = table.new_game(["<script>x()</script>", "Bob"])
+    for view in ("table", "tablet", "sheet"):
+        html = table.client.get(f"/games/{game}/{view}").data.decode()
+        assert "<script>x()" not in html and "&lt;script&gt;x()" in html

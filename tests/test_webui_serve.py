@@ -1,0 +1,87 @@
+"""`qwirkle serve` as a process: what it prints, and a SIGKILL that loses nothing confirmed."""
+
+from __future__ import annotations
+
+import http.client
+import threading
+import time
+import urllib.error
+
+import pytest
+from webui_support import ROW, Servers, Table, make_app
+
+from webui.commands.serve import DEMO_PLAYERS, demo_opener
+
+
+@pytest.fixture
+def servers(tmp_path):
+    pool = Servers(tmp_path / "games.sqlite3")
+    yield pool.start
+    pool.close()
+
+
+def test_prints_address_pin_and_qr(servers):
+    server = servers("none")
+    assert f"{server.base}/table" in server.output
+    assert "PIN" in server.output
+    assert "▀" in server.output or "█" in server.output  # the QR code, drawn in the terminal
+
+
+def test_sigkill_loses_no_confirmed_action(servers):
+    server = servers("none")
+    game = server.api("POST", "/api/games", {"players": ["Ann", "Bob"]})["id"]
+    server.api("POST", f"/api/games/{game}/pending", {"tiles": ROW})
+    server.api("POST", f"/api/games/{game}/pending/confirm")
+    before = server.api("POST", f"/api/games/{game}/turns", {"kind": "exchange", "count": 4})
+    server.kill()
+    again = servers("none", server.db)
+    after = again.api("GET", "/api/state")
+    assert after["turns"] == before["turns"]
+    assert after["players"] == before["players"]
+
+
+def test_sigkill_in_the_middle_of_writes_keeps_every_answered_one(servers):
+    server = servers("none")
+    game = server.api("POST", "/api/games", {"players": ["Ann", "Bob"]})["id"]
+    answered = 0
+    killer = threading.Timer(0.5, server.kill)
+    killer.start()
+    try:
+        while True:
+            server.api("POST", f"/api/games/{game}/turns", {"kind": "exchange", "count": 1})
+            answered += 1
+    except (urllib.error.URLError, ConnectionError, http.client.HTTPException):
+        pass  # the server died under us
+    killer.join()
+    turns = servers("none", server.db).api("GET", "/api/state")["turns"]
+    # Every answered exchange is there; at most the one in flight may be there too.
+    assert answered > 0 and answered <= len(turns) <= answered + 1, (answered, len(turns))
+
+
+def test_a_camera_that_cannot_open_is_reported_not_fatal(servers, tmp_path):
+    server = servers(str(tmp_path / "no-such-camera.mp4"))
+    deadline = time.monotonic() + 10
+    while (camera := server.api("GET", "/api/camera"))["state"] != "lost":
+        assert time.monotonic() < deadline, camera
+        time.sleep(0.1)
+    assert "no-such-camera.mp4" in camera["message"]
+    # The server still serves and answers bad requests with a message.
+    with pytest.raises(urllib.error.HTTPError) as error:
+        server.api("POST", "/api/games", {"players": ["Solo"]})
+    assert error.value.code == 400
+
+
+def test_the_demo_opens_on_a_fresh_game(tmp_path):
+
+
+    table = Table(make_app(tmp_path / "games.sqlite3"))
+    games = table.app.extensions["qwirkle_games"]
+    open_demo = demo_opener(games, games.default_colours)
+    open_demo().close()
+    first = games.current_id()
+    assert games.get(first).table.players == DEMO_PLAYERS
+    open_demo().close()  # nothing played yet: the same game
+    assert games.current_id() == first
+    table.place(first, ROW)
+    open_demo().close()  # the demo starts its game again from an empty table: a new game
+    assert games.current_id() != first

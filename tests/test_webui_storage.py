@@ -1,0 +1,63 @@
+"""The event log: a restarted server rebuilds every game exactly, and the log only grows."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from webui_support import ROW, Table, make_app
+
+
+def game_without_version(state: dict) -> dict:
+    return {k: v for k, v in state.items() if k not in ("version", "camera")}
+
+
+def test_restart_replays_every_action(tmp_path):
+    db = tmp_path / "games.sqlite3"
+    table = Table(make_app(db))
+    first = table.new_game(["Ann", "Bob"])
+    table.place(first, ROW)
+    table.post(f"/api/games/{first}/turns", {"kind": "exchange", "count": 2})
+    four = [{"x": -1, "y": 0, "colour": "red", "shape": "diamond"}] + ROW
+    table.put(f"/api/games/{first}/turns/0", {"kind": "place", "tiles": four})
+    table.post(f"/api/games/{first}/turns", {"kind": "exchange", "count": 1})
+    table.post(f"/api/games/{first}/undo")
+    table.post(f"/api/games/{first}/finish", {"went_out": None})
+    second = table.new_game(["Cy", "Di", "Ed"])
+    table.place(second, ROW)
+    before = {g: table.client.get(f"/api/games/{g}/state").json for g in (first, second)}
+    assert before[first]["ended"] and before[first]["players"][0]["score"] == 4
+
+    again = make_app(db).test_client()
+    for game_id, state in before.items():
+        after = again.get(f"/api/games/{game_id}/state").json
+        assert game_without_version(after) == game_without_version(state)
+    assert [g["id"] for g in again.get("/api/games").json] == [second, first]
+    # The table token survives the restart, so tablets stay joined.
+    assert again.get(f"/join?t={table.app.extensions['qwirkle_keys'].token}").status_code == 200
+
+
+def test_the_log_is_append_only_and_durable(tmp_path):
+    db = tmp_path / "games.sqlite3"
+    table = Table(make_app(db))
+    game = table.new_game()
+    table.place(game, ROW)
+    table.post(f"/api/games/{game}/undo")
+    with sqlite3.connect(db) as raw:
+        kinds = [k for (k,) in raw.execute("SELECT kind FROM events ORDER BY seq")]
+        mode = raw.execute("PRAGMA journal_mode").fetchone()[0]
+    assert kinds == ["play", "void"]  # the undo is an event; the placement is still there
+    assert mode == "wal"
+    log = table.app.extensions["qwirkle_games"].log
+    assert log._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_an_event_that_no_longer_replays_is_skipped_not_fatal(tmp_path):
+    db = tmp_path / "games.sqlite3"
+    table = Table(make_app(db))
+    game = table.new_game()
+    table.place(game, ROW)
+    with sqlite3.connect(db) as raw:
+        raw.execute("INSERT INTO events VALUES (?, 2, '2026-01-01T00:00:00+00:00', 'play', ?)",
+                    (game, '{"turn": {"kind": "teleport"}}'))
+    state = make_app(db).test_client().get("/api/state").json
+    assert state["players"][0]["score"] == 3 and len(state["turns"]) == 1

@@ -1,0 +1,186 @@
+"""The JSON API: read a game, and (with the table token) drive it.
+
+Every answer to a change is the game's new state, so a client never needs a second request to
+see the effect. Errors are JSON ``{"error": message}``: 400 malformed payload, 403 wrong token
+or CSRF or Origin, 404 unknown game, 409 a change the game refuses (say, an illegal move).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app, jsonify, request
+from flask_babel import gettext as _
+
+from .auth import check_origin, keys, needs_token, set_token_cookie
+from .codec import PayloadError, parse_turn, turn_json
+from .games import Conflict, Game, Games
+from .state import game_json, sheet_csv
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+MAX_NAME = 24
+"""Longest player name: it heads a column of the score sheet on a tablet."""
+
+
+def games() -> Games:
+    return current_app.extensions["qwirkle_games"]
+
+
+def body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise PayloadError(_("The request body must be a JSON object."))
+    return data
+
+
+def state(game: Game) -> dict[str, Any]:
+    """The game plus what is not part of it: the camera, the game now at the table (a page
+    showing another one follows it there) and the version (the SSE event id)."""
+    return dict(game_json(game), camera=games().camera, current_game=games().current_id(),
+                version=games().version(game.row.id))
+
+
+def answer(game: Game, status: int = 200) -> tuple[Response, int]:
+    return jsonify(state(game)), status
+
+
+def current() -> Game:
+    game_id = games().current_id()
+    if game_id is None:
+        abort(404, _("No game yet: start one on the set-up page."))
+    return games().get(game_id)
+
+
+@bp.get("/state")
+def current_state():
+    return answer(current())
+
+
+@bp.get("/games")
+def list_games():
+    rows = []
+    for row in games().rows():
+        table = games().get(row.id).table
+        rows.append({"id": row.id, "created": row.created.isoformat(),
+                     "players": list(row.players), "totals": list(table.totals),
+                     "turns": len(table.turns), "ended": table.ended})
+    return jsonify(rows)
+
+
+@bp.post("/games")
+@needs_token
+def create_game():
+    data = body()
+    players = data.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise PayloadError(_("players must be a list of names"))
+    players = [p.strip() for p in players if p.strip()]
+    if not 2 <= len(players) <= 6:
+        raise PayloadError(_("A game needs 2 to 6 players."))
+    if any(len(p) > MAX_NAME for p in players):
+        raise PayloadError(_("A player's name has at most %(n)s letters.", n=MAX_NAME))
+    colours = data.get("colours", list(games().default_colours))
+    if not isinstance(colours, list) or not all(isinstance(c, str) for c in colours):
+        raise PayloadError(_("colours must be a list of six colour names"))
+    return answer(games().create(players, [c.strip().lower() for c in colours]), 201)
+
+
+@bp.get("/games/<int:game_id>/state")
+def game_state(game_id: int):
+    return answer(games().get(game_id))
+
+
+@bp.post("/games/<int:game_id>/pending")
+@needs_token
+def fix_pending(game_id: int):
+    return answer(games().fix_pending(game_id, body().get("tiles")))
+
+
+@bp.post("/games/<int:game_id>/pending/confirm")
+@needs_token
+def confirm(game_id: int):
+    return answer(games().confirm(game_id))
+
+
+@bp.post("/games/<int:game_id>/pending/dismiss")
+@needs_token
+def dismiss(game_id: int):
+    return answer(games().dismiss(game_id))
+
+
+@bp.post("/games/<int:game_id>/turns")
+@needs_token
+def play(game_id: int):
+    return answer(games().play(game_id, body()))
+
+
+@bp.put("/games/<int:game_id>/turns/<int:index>")
+@needs_token
+def replace(game_id: int, index: int):
+    turn = turn_json(parse_turn(body()))
+    return answer(games().act(game_id, "replace", {"index": index, "turn": turn}))
+
+
+@bp.delete("/games/<int:game_id>/turns/<int:index>")
+@needs_token
+def void(game_id: int, index: int):
+    return answer(games().act(game_id, "void", {"index": index}))
+
+
+@bp.post("/games/<int:game_id>/undo")
+@needs_token
+def undo(game_id: int):
+    turns = games().get(game_id).table.turns
+    if not turns:
+        raise Conflict(_("There is no turn to undo."))
+    return answer(games().act(game_id, "void", {"index": len(turns) - 1}))
+
+
+@bp.post("/games/<int:game_id>/finish")
+@needs_token
+def finish(game_id: int):
+    data = body()
+    if "went_out" not in data:
+        raise PayloadError(_("went_out is missing: a seat number, or null when nobody can play"))
+    return answer(games().act(game_id, "finish", {"went_out": data["went_out"]}))
+
+
+@bp.get("/games/<int:game_id>/export.csv")
+def export_csv(game_id: int):
+    text = sheet_csv(games().get(game_id))
+    return Response(text, mimetype="text/csv", headers={
+        "Content-Disposition": f'attachment; filename="qwirkle-game-{game_id}.csv"'})
+
+
+@bp.get("/games/<int:game_id>/export.json")
+def export_json(game_id: int):
+    data = game_json(games().get(game_id))
+    data.pop("pending")
+    data.pop("more_pending")
+    response = jsonify(data)
+    response.headers["Content-Disposition"] = f'attachment; filename="qwirkle-game-{game_id}.json"'
+    return response
+
+
+@bp.get("/camera")
+def camera():
+    return jsonify(games().camera)
+
+
+@bp.post("/join")
+def join():
+    """Trade the PIN (or the token) for the table cookie; answers the CSRF token."""
+    check_origin()
+    data = body()
+    if isinstance(data.get("token"), str):
+        ok = keys().token_ok(data["token"])
+    elif isinstance(data.get("pin"), str):
+        ok = keys().try_pin(data["pin"].strip())
+        if ok is None:
+            abort(429, _("Too many wrong PINs: wait half a minute."))
+    else:
+        raise PayloadError(_("Send the PIN as {\"pin\": \"123456\"}."))
+    if not ok:
+        abort(403, _("Wrong PIN."))
+    return set_token_cookie(jsonify({"csrf": keys().csrf()}))

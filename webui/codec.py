@@ -1,0 +1,87 @@
+"""JSON shapes of tiles and turns, shared by the event log, the API and the exports.
+
+One module decodes every payload that comes from outside (a request body or a stored event),
+so a malformed one is refused with the same clear message wherever it enters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+
+from engine.table import Exchange, Pass, Place
+from engine.tiles import Tile, TileError
+
+Turn = Place | Exchange | Pass
+
+
+class PayloadError(ValueError):
+    """A request body or stored event that does not have the expected shape (HTTP 400)."""
+
+
+def tile_json(x: int, y: int, tile: Tile) -> dict[str, Any]:
+    return {"x": x, "y": y, "colour": tile.colour, "shape": tile.shape, "code": tile.code}
+
+
+def placed_json(placed: Iterable[tuple[int, int, Tile]]) -> list[dict[str, Any]]:
+    return [tile_json(x, y, tile) for x, y, tile in placed]
+
+
+MAX_COORDINATE = 1000
+"""No table is this big (108 tiles span at most 108 cells); larger numbers are a client bug."""
+
+
+def _int(value: object, what: str, limit: int = MAX_COORDINATE) -> int:
+    # bool is an int in Python; a JSON true is not a coordinate.
+    if isinstance(value, bool) or not isinstance(value, int) or abs(value) > limit:
+        raise PayloadError(_l("%(what)s must be a whole number from -%(limit)s to %(limit)s",
+                              what=what, limit=limit))
+    return value
+
+
+def parse_tiles(value: object) -> tuple[tuple[int, int, Tile], ...]:
+    """Tiles as ``[{"x": 0, "y": 0, "colour": "red", "shape": "star"}, ...]``."""
+    if not isinstance(value, list) or not value:
+        raise PayloadError(_l("tiles must be a non-empty list"))
+    placed = []
+    for item in value:
+        if not isinstance(item, dict):
+            raise PayloadError(_l("each tile must be an object with x, y, colour and shape"))
+        try:
+            tile = Tile.parse(item.get("colour"), item.get("shape"))
+        except TileError as error:
+            raise PayloadError(_l("bad tile: %(error)s", error=str(error))) from None
+        placed.append((_int(item.get("x"), "x"), _int(item.get("y"), "y"), tile))
+    cells = [(x, y) for x, y, _ in placed]
+    if len(set(cells)) != len(cells):
+        raise PayloadError(_l("two tiles are on the same cell"))
+    return tuple(placed)
+
+
+def parse_turn(value: object) -> Turn:
+    """A turn as ``{"kind": "place", "tiles": [...]}``, ``{"kind": "exchange", "count": 3}``
+    or ``{"kind": "pass"}``."""
+    if not isinstance(value, dict):
+        raise PayloadError(_l("the request body must be a JSON object"))
+    kind = value.get("kind")
+    if kind == "place":
+        return Place(parse_tiles(value.get("tiles")))
+    if kind == "exchange":
+        count = _int(value.get("count"), "count")
+        if not 1 <= count <= 6:
+            raise PayloadError(_l("an exchange swaps between 1 and 6 tiles"))
+        return Exchange(count)
+    if kind == "pass":
+        return Pass()
+    raise PayloadError(_l("kind must be place, exchange or pass"))
+
+
+def turn_json(turn: Turn) -> dict[str, Any]:
+    """The inverse of :func:`parse_turn`."""
+    if isinstance(turn, Place):
+        return {"kind": "place", "tiles": placed_json(turn.tiles)}
+    if isinstance(turn, Exchange):
+        return {"kind": "exchange", "count": turn.count}
+    return {"kind": "pass"}

@@ -1,0 +1,136 @@
+"""SQLite storage: an append-only event log per game.
+
+Nothing is ever updated or deleted: an undo or an edit is itself a new event, and the state of
+a game is rebuilt by replaying its events. So a crash (even ``kill -9``) can only lose an action
+whose request had not yet been answered: WAL mode with ``synchronous=FULL`` makes every commit
+durable before :meth:`EventLog.append` returns.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    created TEXT NOT NULL,
+    players TEXT NOT NULL,
+    colours TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    at TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS settings (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+"""
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    created: datetime
+    players: tuple[str, ...]
+    colours: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Event:
+    seq: int
+    at: datetime
+    kind: str
+    payload: dict[str, Any]
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class EventLog:
+    """One SQLite file shared by the request threads; a lock serialises writers."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def create_game(self, players: tuple[str, ...], colours: tuple[str, ...]) -> GameRow:
+        created = _now()
+        with self._lock:
+            cursor = self._db.execute(
+                "INSERT INTO games (created, players, colours) VALUES (?, ?, ?)",
+                (created, json.dumps(players), json.dumps(colours)),
+            )
+        return GameRow(cursor.lastrowid, datetime.fromisoformat(created), players, colours)
+
+    def games(self) -> list[GameRow]:
+        """Every game, newest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, created, players, colours FROM games ORDER BY id DESC"
+            ).fetchall()
+        return [
+            GameRow(gid, datetime.fromisoformat(created), tuple(json.loads(p)),
+                    tuple(json.loads(c)))
+            for gid, created, p, c in rows
+        ]
+
+    def append(self, game_id: int, kind: str, payload: dict[str, Any]) -> int:
+        """Append one event; it is on disk when this returns. Returns its sequence number."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                (last,) = self._db.execute(
+                    "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,)
+                ).fetchone()
+                self._db.execute(
+                    "INSERT INTO events (game_id, seq, at, kind, payload) VALUES (?, ?, ?, ?, ?)",
+                    (game_id, last + 1, _now(), kind, json.dumps(payload)),
+                )
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+        return last + 1
+
+    def events(self, game_id: int) -> list[Event]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT seq, at, kind, payload FROM events WHERE game_id = ? ORDER BY seq",
+                (game_id,),
+            ).fetchall()
+        return [Event(seq, datetime.fromisoformat(at), kind, json.loads(p))
+                for seq, at, kind, p in rows]
+
+    def setting(self, key: str, make: Callable[[], str]) -> str:
+        """A value created once by ``make`` and kept: the table token survives restarts, so
+        tablets stay signed in."""
+        with self._lock:
+            self._db.execute(
+                "INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)", (key, make())
+            )
+            (value,) = self._db.execute(
+                "SELECT value FROM settings WHERE key = ?", (key,)
+            ).fetchone()
+        return value

@@ -1,0 +1,147 @@
+"""The live loop: frames from a source go through the move tracker; detected moves become the
+current game's pending move.
+
+It runs in its own thread so a slow frame never delays a tablet's request. A camera that
+vanishes (unplugged, Wi-Fi camera gone) is shown as lost on every page and reopened every few
+seconds; the games themselves are untouched, so nothing recorded is lost and the pending move
+stays on the tablets.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+
+from engine.board import Board
+from vision.source import SourceError
+
+from .games import Games
+
+log = logging.getLogger(__name__)
+
+MAX_RETRY_S = 30.0
+"""The longest wait between attempts to reopen a failing camera."""
+
+
+class Tracker(Protocol):
+    """What the loop needs of vision.tracker.MoveTracker (tests pass small fakes)."""
+
+    def feed(self, frame: Any) -> list[Any]: ...
+    def accept(self, board: Board) -> None: ...
+    def last_overlay(self) -> np.ndarray | None: ...
+    def reset(self) -> None: ...
+
+
+class LiveLoop:
+    """Owns the source and the tracker; request threads only call accept() and jpeg()."""
+
+    def __init__(self, games: Games, open_source: Callable[[], Iterable[Any]],
+                 make_tracker: Callable[[Sequence[str]], Tracker],
+                 retry_s: float = 3.0, preview_fps: float = 4.0) -> None:
+        self.games = games
+        self.open_source = open_source
+        self.make_tracker = make_tracker
+        self.retry_s = retry_s
+        self.preview_period = 1.0 / preview_fps
+        self._colours: tuple[str, ...] = games.default_colours
+        self._tracker = make_tracker(self._colours)
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._jpeg: bytes | None = None
+        self._jpeg_at = 0.0
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        current = self.games.current_id()
+        if current is not None:
+            game = self.games.get(current)
+            self.accept(game.table.colours, game.expected_board())
+        self._thread = threading.Thread(target=self._run, name="live-loop", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def accept(self, colours: tuple[str, ...], board: Board) -> None:
+        """The board the players have confirmed (with the moves still waiting): later moves
+        are read against it. A game with another set of colours gets a tracker for those."""
+        with self._lock:
+            if colours != self._colours:
+                self._colours = colours
+                self._tracker = self.make_tracker(colours)
+            elif not len(board):
+                self._tracker.reset()
+            self._tracker.accept(board)
+
+    def jpeg(self) -> bytes | None:
+        """The latest preview frame as JPEG, or None before the first frame."""
+        return self._jpeg
+
+    def _run(self) -> None:
+        delay = self.retry_s
+        while not self._stop.is_set():
+            self.games.set_camera("connecting")
+            try:
+                source = self.open_source()
+            except SourceError as error:
+                self.games.set_camera("lost", str(error))
+                worked = False
+            else:
+                worked = self._watch(source)
+            # A camera that keeps failing is retried less and less often, so its status does
+            # not flicker on every page; one that worked a while is retried at once.
+            delay = self.retry_s if worked else min(delay * 2, MAX_RETRY_S)
+            self._stop.wait(delay)
+
+    def _watch(self, source: Any) -> bool:
+        """Run the source until it ends or fails; whether a frame went through the tracker."""
+        worked = False
+        try:
+            for frame in source:
+                if self._stop.is_set():
+                    break
+                self.games.set_camera("live")
+                self._step(frame)
+                worked = True
+            else:
+                self.games.set_camera("ended")
+        except SourceError as error:
+            self.games.set_camera("lost", str(error))
+        except Exception as error:  # a bug in one frame must not stop the table
+            log.exception("live loop failed")
+            self.games.set_camera("lost", f"{type(error).__name__}: {error}")
+        finally:
+            source.close()
+        return worked
+
+    def _step(self, frame: Any) -> None:
+        with self._lock:
+            moves = self._tracker.feed(frame)
+            overlay = None
+            if time.monotonic() - self._jpeg_at >= self.preview_period:
+                overlay = self._tracker.last_overlay()
+        if overlay is not None:
+            ok, data = cv2.imencode(".jpg", overlay, [cv2.IMWRITE_JPEG_QUALITY, 75])
+            if ok:
+                self._jpeg, self._jpeg_at = data.tobytes(), time.monotonic()
+        for move in moves:
+            if not move.tiles:
+                # The tracker's note about the table (a tile it missed elsewhere) with no new
+                # tile: nothing for players to confirm.
+                log.info("camera note: %s", move.reason)
+                continue
+            # The runner-up labels of each new tile, for the Fix menu (the tile's own label
+            # is what it already shows).
+            alternatives = [
+                [alt for alt, _ in guess.alternatives if alt != tile]
+                for (_, _, tile), guess in zip(move.tiles, move.guesses, strict=False)
+            ]
+            self.games.detected(move.tiles, move.needs_confirmation, move.reason, alternatives)

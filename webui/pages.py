@@ -1,0 +1,238 @@
+"""The HTML pages: set-up, table view, tablet view, score sheet and the games archive.
+
+Pages are rendered on the server in the reader's language. Each live part of a page (score
+sheet, pending move, whose turn) is also served alone under ``/games/<id>/part/<name>``; the
+page's script refetches those parts when the event stream says the game changed, so every
+string stays in a template, translated.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import segno
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
+from engine.sheet import ScoreSheet, score_sheet
+from engine.tiles import COLOURS, SHAPES, Tile
+
+from . import i18n
+from .api import games, state
+from .auth import is_authorized, is_local, keys, set_token_cookie
+from .games import Game
+
+bp = Blueprint("pages", __name__)
+
+PARTS = ("status", "pending", "turns", "sheet", "tracker")
+VIEWS = ("table", "tablet", "sheet")
+# Line colours of the score chart, one per seat; chosen to stay apart for colour-blind eyes.
+SEAT_COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9")
+
+
+COLOUR_NAMES = {
+    "red": _l("red"), "orange": _l("orange"), "yellow": _l("yellow"), "green": _l("green"),
+    "blue": _l("blue"), "purple": _l("purple"), "white": _l("white"),
+}
+SHAPE_NAMES = {
+    "circle": _l("circle"), "square": _l("square"), "diamond": _l("diamond"),
+    "clover": _l("clover"), "cross": _l("cross"), "star": _l("star"),
+}
+
+
+@bp.app_template_global()
+def colour_name(colour: str) -> str:
+    return str(COLOUR_NAMES.get(colour, colour))
+
+
+@bp.app_template_global()
+def shape_name(shape: str) -> str:
+    return str(SHAPE_NAMES.get(shape, shape))
+
+
+@cache
+def qr_svg(url: str) -> str:
+    """The join link as an inline SVG QR code (the same link every time: made once)."""
+    return segno.make(url, error="m").svg_inline(scale=4, border=2)
+
+
+def base_url() -> str:
+    """The address tablets reach this server at: the LAN address `qwirkle serve` found."""
+    return (current_app.config.get("PUBLIC_URL") or request.host_url).rstrip("/")
+
+
+def js_strings() -> dict[str, str]:
+    """The few strings the page script shows itself, translated here."""
+    return {
+        "offline": _("Connection lost, reconnecting…"),
+        "undo": _("Undo the last turn?"),
+        "void": _("Remove this turn? Every later turn is re-scored."),
+        "failed": _("That did not work:"),
+    }
+
+
+def chart(sheet: ScoreSheet, width: int = 600, height: int = 220) -> dict[str, Any]:
+    """The score-progress chart: each player's running total after each round, as SVG
+    polylines in a fixed box (the template only draws them)."""
+    running = [[0] for _ in sheet.players]
+    for row in sheet.rows:
+        for seat, cell in enumerate(row.cells):
+            running[seat].append(running[seat][-1] + (cell.score if cell else 0))
+    for seat, bonus in enumerate(sheet.bonus):
+        running[seat][-1] += bonus
+    top = max(10, *(values[-1] for values in running))
+    rounds = max(1, len(sheet.rows))
+    pad = 30
+    lines = []
+    for seat, values in enumerate(running):
+        points = " ".join(
+            f"{pad + i * (width - 2 * pad) / rounds:.1f},"
+            f"{height - pad - v * (height - 2 * pad) / top:.1f}"
+            for i, v in enumerate(values)
+        )
+        lines.append({"name": sheet.players[seat], "points": points,
+                      "colour": SEAT_COLOURS[seat], "total": values[-1]})
+    return {"width": width, "height": height, "pad": pad, "top": top, "rounds": rounds,
+            "lines": lines}
+
+
+def may_change() -> bool:
+    """Whether this page may show the buttons that change the game: a device that joined,
+    or the laptop running the server (it joins by itself, see :func:`host_joins`)."""
+    return is_authorized() or is_local()
+
+
+@bp.after_app_request
+def host_joins(response):
+    """The laptop that runs the server is at the table: its pages carry the token cookie, so
+    the host can start a game without scanning its own QR code."""
+    if is_local() and not is_authorized() and not request.path.startswith("/api/"):
+        set_token_cookie(response)
+    return response
+
+
+@bp.app_context_processor
+def common() -> dict[str, Any]:
+    """What every template (error pages included) may use."""
+    authorized = may_change()
+    return {
+        "game": None,
+        "view": "",
+        "authorized": authorized,
+        "csrf": keys().csrf() if authorized else "",
+        "js_strings": js_strings(),
+        "colours": COLOURS,
+        "shapes": SHAPES,
+        "seat_colours": SEAT_COLOURS,
+    }
+
+
+def context(game: Game | None) -> dict[str, Any]:
+    ctx: dict[str, Any] = {
+        "game": game,
+        "show_keys": may_change(),
+        "camera": games().camera,
+    }
+    if game is not None:
+        sheet = score_sheet(game.table)
+        ctx.update(state=state(game), sheet=sheet, chart=chart(sheet),
+                   unseen_grid=unseen_grid(game))
+    if ctx["show_keys"]:
+        url = f"{base_url()}/join?t={keys().token}"
+        ctx.update(pin=keys().pin, base_url=base_url(), qr_svg=qr_svg(url))
+    return ctx
+
+
+def unseen_grid(game: Game) -> list[tuple[str, list[int]]]:
+    """Unseen copies as a colour x shape grid for the tile tracker."""
+    unseen = game.table.unseen
+    return [(colour, [unseen[Tile(colour, shape)] for shape in SHAPES])
+            for colour in game.table.colours]
+
+
+def current_or_setup(view: str):
+    game_id = games().current_id()
+    if game_id is None:
+        return redirect(url_for("pages.setup"))
+    return redirect(url_for("pages.game_view", game_id=game_id, view=view))
+
+
+@bp.get("/")
+def home():
+    return current_or_setup("table")
+
+
+@bp.get("/<any(table, tablet, sheet):view>")
+def current_view(view: str):
+    return current_or_setup(view)
+
+
+@bp.get("/setup")
+def setup():
+    return render_template("setup.html", **context(None))
+
+
+@bp.get("/games")
+def archive():
+    rows = [(row, games().get(row.id).table) for row in games().rows()]
+    return render_template("games.html", rows=rows, **context(None))
+
+
+@bp.get("/games/<int:game_id>/<view>")
+def game_view(game_id: int, view: str):
+    if view not in VIEWS:
+        abort(404)
+    return render_template(f"{view}.html", view=view, **context(games().get(game_id)))
+
+
+@bp.get("/games/<int:game_id>/part/<name>")
+def part(game_id: int, name: str):
+    if name not in PARTS:
+        abort(404)
+    ctx = context(games().get(game_id))
+    return render_template(f"part_{name}.html", view=request.args.get("view", ""), **ctx)
+
+
+@bp.get("/part/camera")
+def camera_part():
+    """The camera's status line alone, for the set-up page's camera check."""
+    return render_template("part_camera.html", camera=games().camera)
+
+
+@bp.get("/join")
+def join():
+    """The QR code's link: keeps the token in the cookie, then opens the tablet view.
+
+    It answers a page rather than a redirect: a SameSite=Strict cookie is not sent on a
+    redirect that began on another site (the camera app that read the QR code), but is on a
+    navigation this page starts.
+    """
+    if not keys().token_ok(request.args.get("t")):
+        abort(403, _("This link does not carry the table's token. Scan the QR code again "
+                     "or enter the PIN."))
+    return set_token_cookie(make_response(render_template("joined.html", **context(None))))
+
+
+@bp.get("/lang")
+def choose_language():
+    """The language menu: remember the choice in a cookie, back to the page it came from."""
+    code = request.args.get("code", "")
+    if code not in i18n.languages():
+        abort(404)
+    target = request.args.get("next", "/")
+    if not target.startswith("/") or target.startswith("//"):
+        target = "/"
+    response = redirect(target)
+    response.set_cookie(i18n.COOKIE, code, max_age=60 * 60 * 24 * 365, samesite="Lax")
+    return response

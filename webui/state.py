@@ -1,0 +1,102 @@
+"""What a game looks like from outside: the JSON of ``GET /api/state`` and the exports.
+
+The pages, the live stream and other programs all read these same shapes, so what a tablet
+shows is exactly what the API reports.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from engine.sheet import score_sheet
+from engine.tiles import SHAPES
+
+from .codec import placed_json, tile_json, turn_json
+from .games import Game, PendingMove
+
+
+def pending_json(pending: PendingMove | None) -> dict[str, Any] | None:
+    if pending is None:
+        return None
+    verdict = pending.verdict
+    missing = len(pending.tiles) - len(pending.alternatives)
+    alternatives = list(pending.alternatives) + [()] * missing
+    return {
+        "tiles": [
+            dict(tile_json(x, y, tile),
+                 alternatives=[{"colour": a.colour, "shape": a.shape} for a in alts])
+            for (x, y, tile), alts in zip(pending.tiles, alternatives, strict=True)
+        ],
+        "legal": verdict.legal,
+        "score": verdict.score,
+        "reason": verdict.reason,
+        "lines": [
+            {"cells": [list(c) for c in line.cells], "points": line.points,
+             "qwirkle": line.is_qwirkle, "codes": [t.code for t in line.tiles]}
+            for line in verdict.lines
+        ],
+        "needs_confirmation": pending.needs_confirmation,
+        "doubt": pending.doubt,
+        "detected": pending.detected,
+    }
+
+
+def game_json(game: Game) -> dict[str, Any]:
+    """Everything about one game: ``GET /api/games/<id>/state``."""
+    table = game.table
+    return {
+        "id": game.row.id,
+        "created": game.row.created.isoformat(),
+        "colours": list(table.colours),
+        "players": [
+            {"seat": seat, "name": name, "score": table.scores[seat],
+             "bonus": table.bonus[seat], "total": table.totals[seat],
+             "qwirkles": table.qwirkles[seat]}
+            for seat, name in enumerate(table.players)
+        ],
+        "current_player": None if table.ended else table.current_player,
+        "ended": table.ended,
+        "went_out": table.went_out,
+        "turns": [
+            dict(turn_json(record.turn), index=record.index, player=record.player,
+                 score=record.score, qwirkles=record.qwirkles)
+            for record in table.turns
+        ],
+        "pending": pending_json(game.pending),
+        "more_pending": max(0, len(game.queue) - 1),
+        "board": placed_json(table.board.placed()),
+        "bag_size": table.bag_size,
+        "unseen": [
+            {"colour": tile.colour, "shape": tile.shape, "count": count}
+            for tile, count in sorted(table.unseen.items(),
+                                      key=lambda kv: (table.colours.index(kv[0].colour),
+                                                      SHAPES.index(kv[0].shape)))
+        ],
+    }
+
+
+def sheet_csv(game: Game) -> str:
+    """The score sheet as a spreadsheet would hold it: a row per round, a column per player.
+
+    A placement is its points, an exchange ``x3``, a pass ``-``; then the bonus and totals.
+    """
+    sheet = score_sheet(game.table)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["round", *sheet.players])
+    for row in sheet.rows:
+        writer.writerow([row.round, *(_csv_cell(cell) for cell in row.cells)])
+    writer.writerow(["bonus", *sheet.bonus])
+    writer.writerow(["total", *sheet.totals])
+    writer.writerow(["qwirkles", *sheet.qwirkles])
+    return out.getvalue()
+
+
+def _csv_cell(cell: Any) -> str:
+    if cell is None:
+        return ""
+    if cell.kind == "place":
+        return str(cell.score)
+    return f"x{cell.tiles}" if cell.kind == "exchange" else "-"
