@@ -1,5 +1,106 @@
-"""`qwirkle scan` (being written)."""
+"""`qwirkle scan`: read the tiles of one or more photos and print them as a grid or JSON.
+
+Each image is handled on its own: one that cannot be read is reported on stderr and the rest
+are still scanned; the exit status is then 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from engine.tiles import ALL_COLOURS, COLOURS
+
+EXAMPLE = """\
+examples:
+  qwirkle scan table.jpg                       # the board as a grid of tile codes
+  qwirkle scan a.jpg b.jpg --json              # one JSON line per image
+  qwirkle scan photo.jpg --colours red,orange,yellow,green,blue,white --debug-dir out/
+
+Codes are colour letter + shape letters: RSt = red star, BCi = blue circle, PCr = purple
+cross. JSON lines look like
+{"image": "a.jpg", "tiles": [{"x": 0, "y": 0, "colour": "red", "shape": "star",
+  "confidence": 0.99, "center": [812.5, 604.0]}], "ms": 41.0}
+"""
 
 
-def register(subparsers) -> None:
-    subparsers.add_parser("scan", help="(being written)").set_defaults(func=lambda args: 1)
+def _colours(text: str) -> tuple[str, ...]:
+    names = tuple(name.strip().lower() for name in text.split(",") if name.strip())
+    unknown = [n for n in names if n not in ALL_COLOURS]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown colour(s) {', '.join(unknown)}; choose from {', '.join(ALL_COLOURS)}")
+    if len(names) != 6 or len(set(names)) != 6:
+        raise argparse.ArgumentTypeError(f"give six different colours, got {len(names)}")
+    return names
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "scan",
+        help="find the tiles in photos and print their cells, shapes and colours",
+        description="Find every tile in each photo, its grid cell, shape and colour.",
+        epilog=EXAMPLE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("images", nargs="+", metavar="IMAGE", help="photo files to scan")
+    parser.add_argument("--json", action="store_true", help="one JSON line per image")
+    parser.add_argument("--colours", type=_colours, default=COLOURS, metavar="C1,...,C6",
+                        help="the set's six colours (default " + ",".join(COLOURS) + ")")
+    parser.add_argument("--debug-dir", type=Path, metavar="DIR",
+                        help="write an overlay picture per image (lattice, cells, labels)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.classifier import ModelMissingError
+    from vision.scan import ImageError, load_image, overlay, scan_image
+
+    status = 0
+    if args.debug_dir:
+        args.debug_dir.mkdir(parents=True, exist_ok=True)
+    for path in args.images:
+        try:
+            image = load_image(path)
+        except ImageError as error:
+            print(f"qwirkle scan: {error}", file=sys.stderr)
+            status = 2
+            continue
+        try:
+            result = scan_image(image, colours=args.colours)
+        except ModelMissingError as error:  # no image can be read without it: stop here
+            print(f"qwirkle scan: {error}", file=sys.stderr)
+            return 1
+        if args.json:
+            print(json.dumps(_as_json(path, result)), flush=True)
+        else:
+            print(_as_grid(path, result), flush=True)
+        if args.debug_dir:
+            target = args.debug_dir / (Path(path).stem + ".overlay.jpg")
+            cv2.imwrite(str(target), overlay(image, result))
+    return status
+
+
+def _as_json(path: str, result) -> dict:
+    tiles = [{"x": t.x, "y": t.y, "colour": t.guess.tile.colour, "shape": t.guess.tile.shape,
+              "confidence": round(t.guess.confidence, 4),
+              "center": [round(t.center[0], 1), round(t.center[1], 1)]}
+             for t in result.tiles]
+    return {"image": str(path), "tiles": tiles, "ms": round(result.ms, 1)}
+
+
+def _as_grid(path: str, result) -> str:
+    """A text grid: one column per cell x, one row per cell y, '.' for an empty cell."""
+    if not result.tiles:
+        return f"{path}: no tiles found ({result.ms:.0f} ms)"
+    codes = {(t.x, t.y): t.guess.tile.code for t in result.tiles}
+    xs = [x for x, _ in codes]
+    ys = [y for _, y in codes]
+    rows = [f"{path}: {len(codes)} tiles ({result.ms:.0f} ms)"]
+    for y in range(min(ys), max(ys) + 1):
+        rows.append(" ".join(codes.get((x, y), " . ") for x in range(min(xs), max(xs) + 1)))
+    return "\n".join(rows)

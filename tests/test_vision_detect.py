@@ -1,0 +1,148 @@
+"""Finding symbols and fitting the lattice: drawn scenes with known answers, and real photos."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import detect, lattice
+from vision.evaluation import align, degrade, load_game
+
+PITCH = 48
+
+
+def _scene(cells, *, angle: float = 0.0, table=(150, 190, 228), glare=(), size=(700, 700),
+           symbol_side: float = 0.6) -> tuple[np.ndarray, np.ndarray]:
+    """A table with black tiles carrying coloured squares at `cells`, turned by `angle` degrees.
+
+    Returns the picture and the cell -> pixel affine homography. `glare` lists cells whose
+    tile body gets a bright streak across its right side, as a lamp's reflection does.
+    """
+    image = np.zeros((size[1], size[0], 3), np.uint8)
+    image[:] = table
+    c, s = np.cos(np.radians(angle)), np.sin(np.radians(angle))
+    h = np.array([[PITCH * c, -PITCH * s, size[0] / 2], [PITCH * s, PITCH * c, size[1] / 2],
+                  [0, 0, 1.0]])
+
+    def poly(x, y, half):
+        corners = np.array([[x - half, y - half], [x + half, y - half], [x + half, y + half],
+                            [x - half, y + half]], float)
+        return np.round(lattice.project(h, corners)).astype(np.int32)
+
+    colours = [(40, 40, 220), (40, 200, 230), (60, 160, 40), (200, 120, 30), (240, 240, 240)]
+    for i, (x, y) in enumerate(cells):
+        cv2.fillPoly(image, [poly(x, y, 0.46)], (25, 25, 25))
+        cv2.fillPoly(image, [poly(x, y, symbol_side / 2)], colours[i % len(colours)])
+    for x, y in glare:
+        streak = np.round(lattice.project(h, np.array([[x + 0.6, y - 0.1], [x + 0.25, y - 0.1],
+                                                       [x + 0.25, y + 0.1], [x + 0.6, y + 0.1]])))
+        cv2.fillPoly(image, [streak.astype(np.int32)], (225, 225, 225))
+    return image, h
+
+
+def _cells_of(image) -> set[tuple[int, int]]:
+    from vision.scan import locate_tiles
+
+    return {(int(x), int(y)) for x, y in locate_tiles(image).cells}
+
+
+def _same_up_to_symmetry(found, truth) -> bool:
+    return len(found) == len(truth) and len(align(found, truth)) == len(truth)
+
+
+def test_symbols_on_a_bare_table_are_all_found_and_nothing_else():
+    cells = [(0, 0), (1, 0), (2, 0), (2, 1), (2, 2), (-3, 2)]
+    image, h = _scene(cells)
+    symbols = detect.find_symbols(detect.prepare(image))
+    assert len(symbols) == len(cells)
+    expected = lattice.project(h, np.array(cells, float))
+    found = np.array([s.center for s in symbols]) / detect.prepare(image).scale
+    assert np.linalg.norm(found[:, None] - expected[None], axis=2).min(axis=0).max() < 2.0
+
+
+def test_a_table_without_tiles_gives_no_symbols():
+    image, _ = _scene([])
+    assert detect.find_symbols(detect.prepare(image)) == []
+
+
+def test_printed_board_squares_and_marks_are_not_symbols():
+    image = np.full((600, 600, 3), (215, 235, 220), np.uint8)
+    for k in range(0, 600, 40):  # thin green grid lines
+        cv2.line(image, (k, 0), (k, 599), (60, 150, 60), 2)
+        cv2.line(image, (0, k), (599, k), (60, 150, 60), 2)
+    for k in range(3):  # bonus squares: orange frame, red digit
+        x = 80 + 160 * k
+        cv2.rectangle(image, (x + 4, x + 4), (x + 36, x + 36), (40, 140, 240), 3)
+        cv2.putText(image, "1", (x + 12, x + 31), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (40, 40, 200), 3)
+    assert _cells_of(image) == set()
+
+
+def test_cells_follow_the_tiles_when_the_photo_is_turned():
+    cells = [(0, 0), (1, 0), (2, 0), (3, 0), (3, 1), (3, 2), (0, 1), (0, 2), (1, 2)]
+    for angle in (0.0, 17.0, 45.0, 80.0):
+        image, _ = _scene(cells, angle=angle)
+        assert _same_up_to_symmetry(_cells_of(image), set(cells)), angle
+
+
+def test_tiles_touching_only_at_corners_stay_on_the_diagonal():
+    # the board game's start: a diagonal, whose centre-to-centre steps are 1.41 cells long
+    cells = [(k, k) for k in range(6)]
+    for angle in (0.0, 30.0):
+        image, _ = _scene(cells, angle=angle)
+        found = _cells_of(image)
+        assert _same_up_to_symmetry(found, set(cells)), (angle, sorted(found))
+
+
+def test_a_glare_hit_tile_is_recovered_from_the_lattice():
+    cells = [(0, 0), (1, 0), (2, 0), (3, 0), (1, 1), (1, 2)]
+    image, _ = _scene(cells, glare=[(3, 0)], symbol_side=0.7)
+    strict = detect.find_symbols(detect.prepare(image))
+    assert len(strict) == len(cells) - 1  # the streak opens the ring: the strict test misses it
+    assert _same_up_to_symmetry(_cells_of(image), set(cells))
+
+
+def test_an_empty_cell_hemmed_in_by_tiles_is_not_a_tile():
+    cells = [(0, 0), (1, 0), (2, 0), (0, 1), (2, 1), (0, 2), (1, 2), (2, 2), (3, 1)]
+    image, _ = _scene(cells)
+    assert _same_up_to_symmetry(_cells_of(image), set(cells))
+
+
+def test_noise_and_a_blank_image_give_no_tiles_and_no_error():
+    rng = np.random.default_rng(0)
+    noise = rng.integers(0, 256, (480, 640, 3), dtype=np.uint8)
+    _cells_of(noise)  # anything or nothing, but no exception
+    assert _cells_of(np.zeros((480, 640, 3), np.uint8)) == set()
+    assert _cells_of(np.full((480, 640, 3), 255, np.uint8)) == set()
+
+
+def test_a_grey_or_tiny_image_is_refused_with_a_clear_message():
+    with pytest.raises(ValueError, match="BGR colour image"):
+        detect.prepare(np.zeros((100, 100), np.uint8))
+    with pytest.raises(ValueError, match="BGR colour image"):
+        detect.prepare(np.zeros((4, 4, 3), np.uint8))
+
+
+def test_alignment_finds_the_symmetry_and_shift():
+    truth = {(0, 0), (1, 0), (2, 0), (2, 1)}
+    turned = {(-y + 5, x - 3) for x, y in truth}  # a quarter turn and a shift
+    assert len(align(turned, truth)) == 4
+    assert len(align({(0, 0), (5, 5)}, truth)) == 1
+
+
+@pytest.mark.real
+@pytest.mark.parametrize("game,photo", [("classic-a", "20.jpg"), ("connect-1", "20.jpg"),
+                                        ("oblique-2", "20.jpg")])
+def test_real_photos_symbols_are_found_without_false_ones(real_data, game, photo):
+    truth = next(p for p in load_game(real_data / game) if p.path.name == photo).truth
+    image = cv2.imread(str(real_data / game / photo))
+    symbols = detect.find_symbols(detect.prepare(image))
+    # the strict enclosure test may miss a glare-hit tile, but never invents one
+    assert 0.95 * len(truth) <= len(symbols) <= len(truth)
+
+
+@pytest.mark.real
+def test_webcam_sized_photo_keeps_its_cells(real_data):
+    photo = load_game(real_data / "connect-2")[10]
+    image = degrade(cv2.imread(str(photo.path)), "webcam")
+    assert _same_up_to_symmetry(_cells_of(image), set(photo.truth))

@@ -1,0 +1,135 @@
+"""scan_image and locate_tiles end to end: real photos, rendered boards, crops, bad input."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from engine.tiles import COLOURS
+from vision.crops import CROP, extract_crops
+from vision.evaluation import Tally, align, degrade, game_colours, load_game
+from vision.scan import ImageError, load_image, locate_tiles, overlay, scan_image
+from vision.synth.scene import View, random_layout, random_style, render_board
+
+
+def _cells(image) -> set[tuple[int, int]]:
+    return {(int(x), int(y)) for x, y in locate_tiles(image).cells}
+
+
+def _exact(found, truth) -> bool:
+    return len(found) == len(truth) == len(align(found, truth))
+
+
+# --------------------------------------------------------------------------- real photos
+
+
+@pytest.mark.real
+@pytest.mark.parametrize("game", ["classic-a", "connect-1", "connect-2", "oblique-2"])
+def test_real_photos_give_exactly_the_annotated_cells(real_data, game):
+    # an early sparse photo (board games: separate diagonals) and a late full one
+    photos = load_game(real_data / game)
+    for photo in (photos[1], photos[-1]):
+        found = _cells(load_image(photo.path))
+        assert _exact(found, set(photo.truth)), photo.path
+
+
+@pytest.mark.real
+def test_upright_photo_keeps_x_right_and_y_down(real_data):
+    photo = load_game(real_data / "classic-a")[-1]
+    located = locate_tiles(load_image(photo.path))
+    found = {(int(x), int(y)) for x, y in located.cells}
+    shift = {(tx - fx, ty - fy) for (fx, fy), (tx, ty) in align(found, photo.truth).items()}
+    assert len(shift) == 1  # the identity symmetry: only a translation between the two
+    right = located.lattice.homography @ np.array([1.0, 0, 0])
+    down = located.lattice.homography @ np.array([0, 1.0, 0])
+    assert right[0] > abs(right[1]) and down[1] > abs(down[0])
+
+
+@pytest.mark.real
+def test_real_photos_are_read_with_their_labels(real_data):
+    tally = Tally()
+    for game in ("classic-a", "oblique-2"):
+        colours = game_colours(real_data / game)
+        for photo in load_game(real_data / game)[-1:]:
+            result = scan_image(load_image(photo.path), colours)
+            tally.add(photo.truth, {(t.x, t.y): t.guess.tile for t in result.tiles})
+    assert tally.recall >= 0.98 and tally.precision >= 0.98 and tally.accuracy >= 0.97
+
+
+# --------------------------------------------------------------------------- rendered boards
+
+
+@pytest.mark.parametrize("view,table", [
+    (View(elevation=90, roll=10, pitch_px=50), "wood"),
+    (View(elevation=90, roll=-25, pitch_px=40), "board"),
+    (View(elevation=55, azimuth=60, pitch_px=55), "plain"),
+])
+def test_a_rendered_board_gives_its_exact_cells_and_labels(view, table):
+    rng = np.random.default_rng(3)
+    layout = random_layout(rng, 30, COLOURS)
+    style = replace(random_style(np.random.default_rng(1003)), table=table, glare=0)
+    render = render_board(layout, rng, view=view, style=style)
+    result = scan_image(render.image, COLOURS)
+    found = {(t.x, t.y): t.guess.tile for t in result.tiles}
+    truth = {(x, y): tile for x, y, tile in render.tiles}
+    pairs = align(found, truth)
+    assert len(found) == len(truth) == len(pairs)
+    assert all(found[f] == truth[t] for f, t in pairs.items())
+
+
+# --------------------------------------------------------------------------- crops
+
+
+def test_crops_follow_the_contract():
+    # 40 px per cell, turned 90 degrees: cell x runs down the image, cell y to the left
+    h = np.array([[0.0, -40.0, 300.0], [40.0, 0.0, 100.0], [0.0, 0.0, 1.0]])
+    image = np.zeros((400, 400, 3), np.uint8)
+    corner = np.round(h @ np.array([-0.3, -0.3, 1.0]))[:2].astype(int)  # cell (0, 0)'s top left
+    cv2.circle(image, (int(corner[0]), int(corner[1])), 4, (0, 0, 255), -1)
+    crops = extract_crops(image, h, np.array([[0.0, 0.0], [2.0, 1.0]]))
+    assert crops.shape == (2, CROP, CROP, 3) and crops.dtype == np.uint8
+    red = np.argwhere(crops[0, :, :, 2] > 128).mean(axis=0)  # (row, column)
+    # [-0.6, 0.6] maps to 0..64, so -0.3 lies at a quarter: top left in the crop too
+    assert np.allclose(red, [CROP / 4, CROP / 4], atol=3)
+    assert crops[1].max() == 0
+    assert extract_crops(image, h, np.zeros((0, 2))).shape == (0, CROP, CROP, 3)
+
+
+# --------------------------------------------------------------------------- bad input
+
+
+def test_missing_empty_and_corrupt_files_raise_a_clear_error(tmp_path):
+    with pytest.raises(ImageError, match="no such file"):
+        load_image(tmp_path / "absent.jpg")
+    empty = tmp_path / "empty.jpg"
+    empty.write_bytes(b"")
+    with pytest.raises(ImageError, match="empty"):
+        load_image(empty)
+    corrupt = tmp_path / "corrupt.jpg"
+    corrupt.write_bytes(b"\xff\xd8\xff\xe0 this is not really a jpeg")
+    with pytest.raises(ImageError, match="not a readable image"):
+        load_image(corrupt)
+
+
+def test_an_image_without_tiles_gives_an_empty_result():
+    result = scan_image(np.full((600, 800, 3), (150, 190, 228), np.uint8))
+    assert result.tiles == [] and result.lattice is None and result.ms >= 0
+    assert overlay(np.zeros((60, 80, 3), np.uint8), result).shape == (60, 80, 3)
+
+
+def test_noise_gives_few_and_unsure_tiles_and_no_error():
+    rng = np.random.default_rng(1)
+    result = scan_image(rng.integers(0, 256, (600, 800, 3), dtype=np.uint8))
+    assert all(0.0 <= t.guess.confidence <= 1.0 for t in result.tiles)
+
+
+def test_degraded_variants_keep_the_picture_size_or_shrink_to_webcam():
+    image = np.full((1600, 1200, 3), 200, np.uint8)
+    assert degrade(image, "warm").shape == image.shape
+    assert degrade(image, "half").mean() < 110
+    assert max(degrade(image, "webcam").shape[:2]) == 960
+    with pytest.raises(ValueError, match="unknown variant"):
+        degrade(image, "sepia")

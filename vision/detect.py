@@ -1,0 +1,320 @@
+"""Finding tile symbols in a photo.
+
+A Qwirkle tile is a black block with a bright or coloured symbol. The symbol is therefore a
+light region that the dark tile body encloses completely, and almost nothing else on a table
+has that property: board lines, printed bonus marks, shadows and wood grain are never ringed
+by near-black. So the main path looks for holes in a "dark" mask.
+
+The mask compares each pixel with the local brightness of its surroundings instead of a fixed
+level, so the same cut works in daylight, under a warm lamp and at half the light. Glare on a
+tile body can break the dark ring; :func:`recover_symbols` re-examines the lattice positions a
+fitted grid predicts with a relaxed test, which recovers those tiles.
+
+Everything here works on a downscaled copy (:class:`Work`) for speed; coordinates handed out
+are in that copy's pixels, and ``Work.scale`` maps them back to the photo.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+WORK_SIDE = 1024
+"""Long side of the working copy: tiles of a 1,600-px photo stay ~45 px, enough for detection."""
+
+DARK_RATIO = 0.36
+"""A pixel is tile body when darker than this fraction of its neighbourhood's bright level."""
+
+MIN_SYMBOL_PX = 5.0
+"""Smallest symbol side (working pixels) worth considering; below this nothing is readable."""
+
+
+@dataclass(frozen=True)
+class Work:
+    """The downscaled photo and the masks every detection step shares."""
+
+    image: np.ndarray  # BGR, working size
+    scale: float  # working px per photo px
+    ratio: np.ndarray  # float32 brightness relative to the local bright level
+    dark: np.ndarray  # uint8 0/1: tile body (or anything as dark)
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """A candidate symbol: centre and size in working pixels."""
+
+    center: tuple[float, float]
+    size: float  # sqrt of the symbol's area
+    extent: float  # the larger side of its bounding box
+    contrast: float = np.inf  # centre brightness over its ring's (see _holes); inf: recovered
+
+
+def prepare(image: np.ndarray) -> Work:
+    """Downscale the photo and build the relative-brightness and dark masks."""
+    if image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 16:
+        raise ValueError(f"expected a BGR colour image, got an array of shape {image.shape}")
+    scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
+    work = _shrink(image, scale)
+    scale = work.shape[1] / image.shape[1]
+    blue, green, red = cv2.split(work)
+    value = cv2.GaussianBlur(cv2.max(cv2.max(blue, green), red), (3, 3), 0)
+    ratio = value.astype(np.float32) / (_bright_level(value) + 8.0)
+    dark = (ratio < DARK_RATIO).astype(np.uint8)
+    return Work(work, scale, ratio, dark)
+
+
+def _shrink(image: np.ndarray, scale: float) -> np.ndarray:
+    """Downscale by halving (cheap, anti-aliased) while possible, then one linear resize."""
+    while scale <= 0.5:
+        image = cv2.pyrDown(image)
+        scale *= 2
+    if scale == 1.0:
+        return image
+    return cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
+
+
+def _bright_level(value: np.ndarray) -> np.ndarray:
+    """The brightness of the table or board near each pixel.
+
+    A maximum over a window wider than a few tiles always reaches bare table or a bright
+    symbol, so dividing by it cancels the light's overall level and slow gradients (a lamp on
+    one side, half light) while tile bodies stay dark.
+    """
+    h, w = value.shape
+    small = cv2.resize(value, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+    window = max(3, (max(small.shape) // 24) | 1)
+    level = cv2.dilate(small, np.ones((window, window), np.uint8))
+    level = cv2.blur(level, (window, window))
+    return cv2.resize(level, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+
+
+LEVELS: tuple[tuple[float, int], ...] = (
+    (DARK_RATIO, 0), (0.45, 1), (0.55, 2), (0.24, 0), (0.16, 0))
+"""(dark ratio, dilation px) pairs tried in turn. A symbol nearly as wide as its tile leaves a
+ring of body only a pixel or two wide at its tips, which blur or a glint can open; a looser
+cut and a slightly thickened body close it again. A dim symbol (purple or dark green under a
+warm lamp) can fall below the first cut itself; the stricter cuts separate it from the body.
+A symbol found at any level counts."""
+
+
+def find_symbols(work: Work) -> list[Symbol]:
+    """Light regions enclosed by tile body, filtered to a consistent symbol size."""
+    found: list[Symbol] = []
+    for ratio, grow in LEVELS:
+        dark = (work.ratio < ratio).astype(np.uint8)
+        if grow:
+            dark = cv2.dilate(dark, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
+        found += [s for s in _enclosed(dark, max(dark.shape) / 6, (work.ratio, grow + 3))
+                  if not _near_any(s, found)]
+    return _consistent_sizes(found) if found else []
+
+
+def _near_any(symbol: Symbol, others: list[Symbol]) -> bool:
+    """True when another candidate already sits on this one (the same symbol at another level)."""
+    if not others:
+        return False
+    centres = np.array([o.center for o in others])
+    reach = 0.4 * np.array([o.extent for o in others])
+    return bool((((centres - symbol.center) ** 2).sum(axis=1) < reach ** 2).any())
+
+
+def _enclosed(dark: np.ndarray, max_extent: float, ring: tuple[np.ndarray, float]) -> list[Symbol]:
+    """Light regions ringed by dark that have a symbol's build.
+
+    ``ring`` (the brightness ratio, and how far outside the region's outline to look) gives
+    each region's contrast: on a dark table every glint of wood grain is "enclosed", but only
+    a symbol stands out clearly from a near-black tile body.
+    """
+    holes = _holes(dark, MIN_SYMBOL_PX, max_extent, ring)
+    cx, cy, bw, bh, area, contrast = holes.T
+    extent = np.maximum(bw, bh)
+    keep = (
+        (np.minimum(bw, bh) >= 0.3 * extent)  # not a sliver between two tiles
+        & (area >= 0.25 * bw * bh)  # not a thin outline of table ringed by tiles
+        & (contrast >= MIN_CONTRAST)
+    )
+    return [Symbol((float(x), float(y)), float(np.sqrt(a)), float(e), float(c))
+            for x, y, a, e, c in zip(cx[keep], cy[keep], area[keep], extent[keep],
+                                     contrast[keep], strict=True)]
+
+
+MIN_CONTRAST = 1.25
+"""Least brightness of a symbol's centre over that of the body just outside its outline."""
+
+
+def _holes(mask: np.ndarray, min_side: float, max_side: float,
+           ring: tuple[np.ndarray, float] | None = None) -> np.ndarray:
+    """Regions of 0 completely enclosed by 1s in ``mask``: rows (cx, cy, w, h, area, contrast).
+
+    Contour tracing gives the holes directly (4-connected background inside 8-connected
+    foreground, the image border counting as open), several times faster than labelling
+    every region. Only holes whose box side lies in [min_side, max_side] are measured.
+    ``contrast`` is the ``ring`` image at the centre over the median, along the outline, of its
+    least value within a given distance outside (inf without ``ring``).
+    """
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+    rows = []
+    if hierarchy is None:
+        return np.zeros((0, 6))
+    h, w = mask.shape
+    for contour, (_, _, _, parent) in zip(contours, hierarchy[0], strict=True):
+        if parent < 0:
+            continue  # an outer boundary, not a hole
+        x, y, bw, bh = cv2.boundingRect(contour)
+        if not min_side <= max(bw, bh) <= max_side:
+            continue
+        m = cv2.moments(contour)
+        if m["m00"] <= 0:
+            continue
+        centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
+        contrast = np.inf
+        if ring is not None:
+            image, reach = ring
+            pts = contour.reshape(-1, 2).astype(np.float64)
+            out = pts - centre
+            out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
+            # the darkest value on a short ray out of each outline point: the body, however
+            # thin blur has left it
+            steps = np.arange(1.0, reach + 1.0)
+            ray = pts[:, None, :] + steps[None, :, None] * out[:, None, :]
+            u = np.clip(np.rint(ray[..., 0]).astype(int), 0, w - 1)
+            v = np.clip(np.rint(ray[..., 1]).astype(int), 0, h - 1)
+            body = float(np.median(image[v, u].min(axis=1)))
+            cu, cv_ = int(centre[0]), int(centre[1])
+            inner = float(image[max(0, cv_ - 1):cv_ + 2, max(0, cu - 1):cu + 2].mean())
+            contrast = inner / max(body, 1e-3)
+        # the traced boundary runs through the ring's pixels: add half the perimeter back
+        area = m["m00"] + 0.5 * cv2.arcLength(contour, True)
+        rows.append((centre[0], centre[1], bw - 2, bh - 2, area, contrast))
+    return np.array(rows).reshape(-1, 6)
+
+
+def _consistent_sizes(symbols: list[Symbol]) -> list[Symbol]:
+    """Drop candidates far from the typical symbol size (specks, enclosed patches of table).
+
+    The typical size is the median of the larger half of the clear candidates (those that
+    stand out from their ring), since glints of noise or wood grain are many, small and faint
+    while real symbols dominate the upper half.
+    """
+    clear = [s.extent for s in symbols if s.contrast >= CLEAR_CONTRAST]
+    extents = np.sort(clear or [s.extent for s in symbols])
+    typical = float(np.median(extents[len(extents) // 2:]))
+    return [s for s in symbols if 0.45 * typical <= s.extent <= 1.9 * typical]
+
+
+CLEAR_CONTRAST = 2.0
+"""Contrast of the candidates that set the typical symbol size (a dim symbol passes the
+lower MIN_CONTRAST but does not set the size)."""
+
+
+RECOVER_RES = 20
+"""Pixels per cell of the rectified patch the relaxed test looks at."""
+
+RIM_RATIO = 0.5
+"""Dark cut for the relaxed test (see :func:`recover_symbols`)."""
+
+SECTORS = 16
+RIM_SECTORS = 11
+"""Of SECTORS angular sectors of a cell's rim, at least this many must be mostly tile body."""
+
+
+def recover_symbols(work: Work, to_pixels: np.ndarray, centres: np.ndarray, typical: float,
+                    tiles: np.ndarray) -> list[Symbol]:
+    """A relaxed test at cells where the fitted lattice expects a tile may lie.
+
+    Glare can wipe out a whole side of the thin ring of body round a symbol, so the strict
+    enclosure fails. Here each cell (``centres`` in cell coordinates; ``to_pixels`` maps cell
+    coordinates to working pixels) is rectified and accepted when its centre is light (a
+    symbol) and the rim of the cell is tile body nearly all the way round (glare may open a
+    quarter of it). An empty cell next to tiles sees their bodies only in patches: hemmed in
+    on three sides its corners (the gaps between those tiles) are light, between diagonal
+    neighbours only two corners are dark; a bare table or a printed board square offers no
+    body at all. Under an oblique view the side faces of the tiles round an empty cell can
+    still close its rim, so the centre must also differ in colour from the table or board
+    near it (``tiles``: the found tiles' working-pixel centres, kept out of that estimate).
+    """
+    size = int(1.2 * RECOVER_RES)
+    pos = (np.arange(size) + 0.5) / RECOVER_RES - 0.6  # cell offset of each patch row/column
+    xx, yy = np.meshgrid(pos, pos)
+    grid = (centres[:, None, None, :] + np.stack([xx, yy], axis=-1)[None]).reshape(-1, 2)
+    pixels = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), to_pixels).reshape(-1, 2)
+    maps = pixels.reshape(-1, size, 2).astype(np.float32)  # patches stacked vertically
+    ratio = cv2.remap(work.ratio, maps, None, cv2.INTER_LINEAR,
+                      borderMode=cv2.BORDER_CONSTANT, borderValue=1.0)
+    # a looser cut than the strict test's: at webcam size blur greys a tile's thin edges
+    patches = (ratio < RIM_RATIO).reshape(len(centres), size, size).astype(np.float32)
+    inner = (np.abs(xx) < 0.15) & (np.abs(yy) < 0.15)
+    ring = np.maximum(np.abs(xx), np.abs(yy))
+    rim = (ring > 0.36) & (ring < 0.48)
+    sector = ((np.arctan2(yy, xx)[rim] + np.pi) / (2 * np.pi) * SECTORS).astype(int) % SECTORS
+    onehot = np.eye(SECTORS)[sector]  # (rim pixels, sectors)
+    share = (patches[:, rim] @ onehot) / onehot.sum(axis=0)
+    accepted = (patches[:, inner].mean(axis=1) <= 0.4) & ((share >= 0.5).sum(axis=1) >= RIM_SECTORS)
+    if not accepted.any():
+        return []
+    found = cv2.perspectiveTransform(centres[accepted].reshape(-1, 1, 2), to_pixels).reshape(-1, 2)
+    colour = cv2.remap(work.image, maps, None, cv2.INTER_LINEAR).reshape(len(centres), size, size,
+                                                                         3)[accepted]
+    beside = cv2.perspectiveTransform((centres[accepted] + [1.0, 0.0]).reshape(-1, 1, 2),
+                                      to_pixels).reshape(-1, 2)
+    pitch = float(np.median(np.linalg.norm(beside - found, axis=1)))
+    unlike = _unlike_background(work, found, colour[:, inner].mean(axis=1), tiles, pitch)
+    return [Symbol((float(u), float(v)), typical, typical) for u, v in found[unlike]]
+
+
+BACKGROUND_DELTA = 12.0
+"""Least colour difference (CIELAB, lightness at half weight) between a recovered symbol and
+the table or board round it."""
+
+
+def _unlike_background(work: Work, points: np.ndarray, colours: np.ndarray, tiles: np.ndarray,
+                       pitch: float) -> np.ndarray:
+    """Which of ``colours`` (BGR, at ``points``) differ from the local table or board colour.
+
+    The local colour is a wide average (about three cells) of the light pixels that lie away
+    from every tile and candidate, computed at quarter resolution.
+    """
+    small = cv2.resize(work.image, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+    ratio = cv2.resize(work.ratio, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_AREA)
+    free = (ratio > RIM_RATIO).astype(np.uint8)
+    for u, v in np.concatenate([tiles, points]) * 0.25:  # the candidates' own symbols too
+        cv2.circle(free, (int(u), int(v)), int(0.2 * pitch) + 1, 0, -1)
+    k = max(3, int(0.75 * pitch) | 1)
+    weight = cv2.blur(free.astype(np.float32), (k, k))
+    mean = cv2.blur(small.astype(np.float32) * free[..., None], (k, k))
+    h, w = free.shape
+    u = np.clip((points[:, 0] * 0.25).astype(int), 0, w - 1)
+    v = np.clip((points[:, 1] * 0.25).astype(int), 0, h - 1)
+    local = mean[v, u] / np.maximum(weight[v, u], 1e-6)[:, None]
+    known = weight[v, u] > 0.01  # some table in reach
+    lab = cv2.cvtColor(np.concatenate([colours, local]).astype(np.float32)[:, None] / 255.0,
+                       cv2.COLOR_BGR2Lab)[:, 0]
+    diff = lab[: len(points)] - lab[len(points):]
+    delta = np.sqrt((0.5 * diff[:, 0]) ** 2 + diff[:, 1] ** 2 + diff[:, 2] ** 2)
+    return ~known | (delta >= BACKGROUND_DELTA)
+
+
+def find_squares(work: Work, symbols: list[Symbol], pitch: float) -> np.ndarray:
+    """Centres (N, 2) of empty printed board squares: light cells ringed by thin lines.
+
+    Printed lines are found as pixels darker than their immediate surroundings; the light
+    regions they (and tile bodies) enclose, of about a cell's size and not sitting on a
+    symbol, are squares of a board. A bare table gives next to none, and that is fine: they
+    only help link tiles (see :func:`vision.lattice.assign_cells`).
+    """
+    gray = cv2.cvtColor(work.image, cv2.COLOR_BGR2GRAY)
+    block = max(3, int(pitch / 2) | 1)
+    line = cv2.adaptiveThreshold(gray, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
+                                 block, 6)
+    holes = _holes(line | work.dark, 0.6 * pitch, 1.5 * pitch)
+    extent = np.maximum(holes[:, 2], holes[:, 3])
+    area = holes[:, 4]
+    keep = (area > 0.3 * pitch ** 2) & (area < 1.1 * pitch ** 2) & (area > 0.45 * extent ** 2)
+    centres = holes[keep, :2]
+    if symbols and len(centres):
+        tiles = np.array([s.center for s in symbols])
+        near = np.linalg.norm(centres[:, None] - tiles[None], axis=2).min(axis=1) < 0.5 * pitch
+        centres = centres[~near]
+    return centres.reshape(-1, 2)

@@ -1,0 +1,345 @@
+"""The grid the tiles lie on: axis directions, pitch, integer cells and a homography.
+
+Symbol centres alone are ambiguous: tiles that touch only at their corners (the diagonal start
+of the board game) look like a lattice rotated by 45 degrees with a pitch 1.41 times too long.
+The straight outer edges of the tile bodies settle it, so the axis directions come from the
+orientation of the dark mask's edges round the symbols, and centres only give the pitch.
+
+Cells are assigned along a spanning tree of neighbouring tiles: each step rounds one short,
+local offset, so slow perspective changes, a nudged tile and the ~0.4-cell shift at the seam
+between two printed board pieces never add up to a wrong cell. A homography fitted to the
+result then serves for predicting missing tiles and for cutting crops.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.detect import Work
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Integer cells for a set of points, and the homography cell -> working pixel."""
+
+    cells: np.ndarray  # (N, 2) int, x right and y down when the photo is upright
+    homography: np.ndarray  # 3x3 float, cell coordinates -> working pixels
+    keep: np.ndarray  # (N,) bool: False for points that fit no cell (dropped)
+
+    def to_pixels(self, cells: np.ndarray) -> np.ndarray:
+        """Working-pixel positions of (fractional) cell coordinates."""
+        return project(self.homography, cells)
+
+    def to_cells(self, points: np.ndarray) -> np.ndarray:
+        """Fractional cell coordinates of working-pixel positions."""
+        return project(np.linalg.inv(self.homography), points)
+
+
+def project(homography: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Apply a homography to an (N, 2) array of points."""
+    pts = np.asarray(points, dtype=np.float64).reshape(-1, 1, 2)
+    if pts.size == 0:
+        return np.zeros((0, 2))
+    return cv2.perspectiveTransform(pts, homography).reshape(-1, 2)
+
+
+def axis_directions(work: Work, points: np.ndarray, extents: np.ndarray) -> np.ndarray:
+    """Unit vectors (2, 2) of the lattice's x and y axes in the image, from tile-body edges.
+
+    The edges counted are those of the dark mask in a band round each symbol, outside the
+    symbol itself: the tile's outline. Their gradient directions, folded to 0..180 degrees,
+    form two peaks (not quite 90 degrees apart under perspective), one per lattice axis.
+    """
+    h, w = work.dark.shape
+    zone = np.zeros((h, w), np.uint8)
+    for (u, v), e in zip(points, extents, strict=True):
+        cv2.circle(zone, (int(u), int(v)), int(1.05 * e), 1, -1)
+    for (u, v), e in zip(points, extents, strict=True):
+        cv2.circle(zone, (int(u), int(v)), int(0.62 * e), 0, -1)
+    mask = cv2.GaussianBlur(work.dark.astype(np.float32), (5, 5), 0)
+    gx = cv2.Sobel(mask, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(mask, cv2.CV_32F, 0, 1, ksize=3)
+    sel = zone > 0
+    mag = np.hypot(gx[sel], gy[sel])
+    angle = np.degrees(np.arctan2(gy[sel], gx[sel])) % 180.0
+    hist = np.bincount(angle.astype(int) % 180, weights=mag, minlength=180)
+    if hist.sum() <= 0:
+        return np.eye(2)
+    smooth = np.convolve(np.concatenate([hist[-4:], hist, hist[:4]]), np.ones(9) / 9, "valid")
+    first = int(np.argmax(smooth))
+    away = np.abs((np.arange(180) - first + 90) % 180 - 90) >= 35
+    second = int(np.argmax(np.where(away, smooth, -1.0)))
+    # an edge's direction is perpendicular to its gradient
+    axes = [np.array([-np.sin(np.radians(a)), np.cos(np.radians(a))]) for a in (first, second)]
+    return _orient(np.array(axes))
+
+
+def _orient(axes: np.ndarray) -> np.ndarray:
+    """Order and sign two axis vectors so x points rightwards and y downwards, as seen."""
+    if abs(axes[0, 0]) < abs(axes[1, 0]):
+        axes = axes[::-1]
+    x, y = axes[0].copy(), axes[1].copy()
+    if x[0] < 0:
+        x = -x
+    if y[1] < 0:
+        y = -y
+    return np.array([x, y])
+
+
+def assign_cells(points: np.ndarray, extents: np.ndarray, axes: np.ndarray,
+                 anchors: np.ndarray | None = None) -> Grid:
+    """Integer cells for symbol centres, given the two axis directions.
+
+    The first pass measures offsets in an affine frame scaled by the local symbol size; the
+    homography fitted to its cells then re-measures every offset in true lattice units
+    (handling strong perspective), and a second pass assigns the final cells.
+
+    ``anchors`` are centres of empty printed board squares (:func:`vision.detect.find_squares`).
+    They join the second pass as stepping stones, so groups of tiles that touch nowhere (the
+    separate diagonals of the board game's start) are linked cell by cell across the board,
+    seams included; they get no cells of their own.
+    """
+    n = len(points)
+    if n == 0:
+        return Grid(np.zeros((0, 2), int), np.eye(3), np.zeros(0, bool))
+    scale = _local_scale(points, extents)
+    basis = axes.T * _pitch_ratios(points, scale, axes)  # columns: one cell step, per unit scale
+    inv = np.linalg.inv(basis)
+    diff = points[None, :, :] - points[:, None, :]
+    pair_scale = 0.5 * (scale[:, None] + scale[None, :])
+    offsets = np.einsum("ij,abj->abi", inv, diff) / pair_scale[..., None]
+    cells, group = _spanning_cells(offsets, n)
+    homography, _ = _joint_fit(cells, points, group, basis * np.median(scale))
+    if anchors is not None and len(anchors):
+        homography = _board_homography(anchors, homography)
+    fractional = project(np.linalg.inv(homography), points)
+    if anchors is not None and len(anchors):
+        squares = project(np.linalg.inv(homography), anchors)
+        fractional = np.vstack([fractional, squares - _parallax(fractional, squares)])
+    everything = project(homography, fractional)
+    offsets = fractional[None, :, :] - fractional[:, None, :]
+    cells, group = _spanning_cells(offsets, n)
+    used = np.isin(group, group[:n])  # anchors linked to no tile are left out
+    homography, shifts = _joint_fit(cells[used], everything[used], group[used],
+                                    basis * np.median(scale))
+    cells, keep = _merge_groups(cells[:n], group[:n], shifts,
+                                project(np.linalg.inv(homography), points))
+    origin = cells[keep].min(axis=0)
+    shift = np.array([[1.0, 0.0, origin[0]], [0.0, 1.0, origin[1]], [0.0, 0.0, 1.0]])
+    return Grid(cells - origin, homography @ shift, keep)
+
+
+MIN_SQUARES = 12
+"""Linked board squares needed before the board, rather than the tiles, fixes perspective."""
+
+
+def _board_homography(squares: np.ndarray, homography: np.ndarray) -> np.ndarray:
+    """The board plane's homography from its printed squares, else the tiles' one.
+
+    The first fit from tiles alone is poor when they form separate short diagonals under
+    strong perspective; the empty squares of a board are many and cover it evenly. They are
+    linked square to square (steps of one cell, where a rough homography is good enough).
+    """
+    fractional = project(np.linalg.inv(homography), squares)
+    cells, group = _spanning_cells(fractional[None, :, :] - fractional[:, None, :],
+                                   len(squares))
+    labels, counts = np.unique(group, return_counts=True)
+    main = group == labels[np.argmax(counts)]
+    if main.sum() < MIN_SQUARES or not _spans_plane(cells[main].astype(float)):
+        return homography
+    board, _ = cv2.findHomography(cells[main].astype(float), squares[main], cv2.RANSAC,
+                                  0.25 * cell_side(homography, fractional[main]))
+    if board is None:
+        return homography
+    # keep the tiles' cell numbering: map the board's cells onto the first fit's
+    offset = np.rint(np.median(fractional[main] - cells[main], axis=0))
+    return board @ np.array([[1.0, 0, -offset[0]], [0, 1.0, -offset[1]], [0, 0, 1.0]])
+
+
+def cell_side(homography: np.ndarray, cells: np.ndarray) -> float:
+    """Median side of a cell in pixels at the given cells (mean of its two axes)."""
+    centres = np.asarray(cells, dtype=np.float64).reshape(-1, 2)
+    origin, right, down = (project(homography, centres + step) for step in ([0, 0], [1, 0],
+                                                                             [0, 1]))
+    sides = 0.5 * (np.linalg.norm(right - origin, axis=1) + np.linalg.norm(down - origin, axis=1))
+    return float(np.median(sides))
+
+
+def _parallax(tiles: np.ndarray, squares: np.ndarray) -> np.ndarray:
+    """How far printed squares sit off the tile lattice, in cells (common to the whole photo).
+
+    Tiles are measured on their top faces, the board's squares on the board, so in an oblique
+    view the squares look shifted by the tiles' height; removed, a square next to a tile is a
+    whole number of cells away again. The shift is the circular mean of the fractional
+    offsets between tiles and squares near them; seams between board pieces affect only the
+    few pairs across them.
+    """
+    diff = squares[None, :, :] - tiles[:, None, :]
+    near = np.abs(diff).max(axis=2) < 1.6
+    if not near.any():
+        return np.zeros(2)
+    turn = np.exp(2j * np.pi * diff[near])  # (pairs, 2)
+    return np.angle(turn.mean(axis=0)) / (2 * np.pi)
+
+
+def _local_scale(points: np.ndarray, extents: np.ndarray) -> np.ndarray:
+    """A smoothed symbol size per point: the median over it and its nearest neighbours.
+
+    Symbol extents vary with shape (a star's box is wider than a circle's); the neighbourhood
+    median keeps that noise out of the pitch while following perspective across the photo.
+    """
+    d = np.linalg.norm(points[:, None] - points[None], axis=2)
+    k = min(len(points), 5)
+    nearest = np.argsort(d, axis=1)[:, :k]
+    return np.median(extents[nearest], axis=1)
+
+
+def _pitch_ratios(points: np.ndarray, scale: np.ndarray, axes: np.ndarray) -> np.ndarray:
+    """Cell pitch along each axis in units of the local symbol size.
+
+    Offsets between close pairs are decomposed along the axes; a non-zero component of a
+    neighbour's offset is one cell (or two), so the median of the components that look like a
+    single step is the pitch. An axis that no pair spans takes the other's value.
+    """
+    inv = np.linalg.inv(axes.T)
+    diff = points[None, :, :] - points[:, None, :]
+    pair_scale = 0.5 * (scale[:, None] + scale[None, :])
+    comps = np.abs(np.einsum("ij,abj->abi", inv, diff)) / pair_scale[..., None]
+    close = np.linalg.norm(diff, axis=2) < 2.8 * pair_scale  # diagonals of big cells too
+    ratios = []
+    for axis in (0, 1):
+        c = comps[..., axis][close]
+        step = c[(c > 0.85) & (c < 1.8)]
+        ratios.append(float(np.median(step)) if step.size else np.nan)
+    if np.isnan(ratios[0]) and np.isnan(ratios[1]):
+        return np.array([1.25, 1.25])
+    return np.where(np.isnan(ratios), np.nanmean(ratios), ratios)
+
+
+MAX_STEP = 2.4
+"""Longest offset (in cells, per axis) trusted for a spanning-tree step."""
+
+
+ANCHOR_COST = 0.15
+"""Extra cost of a step to or from a board square, so tile-to-tile steps are used first."""
+
+
+def _spanning_cells(offsets: np.ndarray, tiles: int) -> tuple[np.ndarray, np.ndarray]:
+    """Integer cells from pairwise fractional offsets, one rounded step at a time.
+
+    Prim's algorithm grows a tree from the best-fitting steps (offsets closest to whole
+    cells, short steps before long ones); each point's cell is its parent's plus the rounded
+    step. Points that no acceptable step reaches start a new group with its own origin.
+    Points from index ``tiles`` on are board squares: usable, but dearer, stepping stones.
+    """
+    n = offsets.shape[0]
+    rounded = np.rint(offsets)
+    error = np.abs(offsets - rounded).max(axis=2)
+    length = np.abs(offsets).max(axis=2)
+    ok = (error < 0.3) & (length < MAX_STEP) & (np.abs(rounded).sum(axis=2) > 0)
+    anchor = np.arange(n) >= tiles
+    cost = error + 0.05 * length + ANCHOR_COST * (anchor[:, None] | anchor[None, :])
+    cells = np.zeros((n, 2), int)
+    group = np.full(n, -1)
+    for seed in range(n):
+        if group[seed] >= 0:
+            continue
+        group[seed] = seed
+        heap = [(cost[seed, j], seed, j) for j in np.flatnonzero(ok[seed]) if group[j] < 0]
+        heapq.heapify(heap)
+        while heap:
+            _, parent, child = heapq.heappop(heap)
+            if group[child] >= 0:
+                continue
+            group[child] = seed
+            cells[child] = cells[parent] + rounded[parent, child].astype(int)
+            for j in np.flatnonzero(ok[child]):
+                if group[j] < 0:
+                    heapq.heappush(heap, (cost[child, j], child, j))
+    return cells, group
+
+
+def _fit(cells: np.ndarray, points: np.ndarray, group: np.ndarray,
+         basis: np.ndarray) -> np.ndarray:
+    """Homography cell -> pixel from the largest group, or an affine frame when it is too thin.
+
+    A single line of tiles fixes neither perspective nor the second axis's pitch; the affine
+    frame from the tile-edge directions and the typical pitch stands in for it then.
+    """
+    labels, counts = np.unique(group, return_counts=True)
+    main = group == labels[np.argmax(counts)]
+    c, p = cells[main].astype(np.float64), points[main]
+    spread = np.linalg.matrix_rank(c - c.mean(axis=0), tol=0.5) if len(c) > 1 else 0
+    if len(c) >= 5 and spread == 2 and len(np.unique(c[:, 0])) > 2 \
+            and len(np.unique(c[:, 1])) > 2:
+        h, _ = cv2.findHomography(c, p, cv2.RANSAC, 0.3 * float(np.linalg.norm(basis[:, 0])))
+        if h is not None:
+            return h
+    # affine: fixed axes and pitch, translation from the group's centroid
+    centre = p.mean(axis=0) - basis @ c.mean(axis=0)
+    return np.array([[basis[0, 0], basis[0, 1], centre[0]],
+                     [basis[1, 0], basis[1, 1], centre[1]],
+                     [0.0, 0.0, 1.0]])
+
+
+def _joint_fit(cells: np.ndarray, points: np.ndarray, group: np.ndarray,
+               basis: np.ndarray) -> tuple[np.ndarray, dict[int, np.ndarray]]:
+    """One homography for all groups, each group placed by its own (fractional) shift.
+
+    Groups that share no tile step (separate diagonals on a board) know only their inner
+    cells. Alternating "shift each group to fit the homography" and "refit the homography to
+    all shifted cells" uses every group's shape, so perspective is right even where the
+    largest group alone (a single line or diagonal) cannot fix it.
+    """
+    homography = _fit(cells, points, group, basis)
+    labels, counts = np.unique(group, return_counts=True)
+    main = labels[np.argmax(counts)]
+    shifts = {int(g): np.zeros(2) for g in labels}
+    for _ in range(6):
+        fractional = project(np.linalg.inv(homography), points)
+        for g in labels:
+            if g != main:
+                idx = group == g
+                shifts[int(g)] = np.median(fractional[idx] - cells[idx], axis=0)
+        placed = cells + np.array([shifts[int(g)] for g in group])
+        if len(labels) == 1 or not _spans_plane(placed):
+            break
+        refit, _ = cv2.findHomography(placed, points, 0)
+        if refit is None:
+            break
+        homography = refit
+    return homography, shifts
+
+
+def _spans_plane(cells: np.ndarray) -> bool:
+    """Enough points off one line, in both axes, to fix a homography."""
+    if len(cells) < 5:
+        return False
+    centred = cells - cells.mean(axis=0)
+    return bool(np.linalg.svd(centred, compute_uv=False)[1] > 0.5 * np.sqrt(len(cells)))
+
+
+def _merge_groups(cells: np.ndarray, group: np.ndarray, shifts: dict[int, np.ndarray],
+                  fractional: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Put every group on the main group's origin and drop points that collide.
+
+    A group's shift (from :func:`_joint_fit`) is rounded as a whole, so a group stays in one
+    piece. Two points on one cell keep the one nearer the cell's centre.
+    """
+    merged = cells.copy()
+    for g in np.unique(group):
+        idx = group == g
+        merged[idx] += np.rint(shifts[int(g)]).astype(int)
+    keep = np.ones(len(cells), bool)
+    miss = np.linalg.norm(fractional - np.rint(fractional), axis=1)
+    seen: set[tuple[int, int]] = set()
+    for i in np.argsort(miss):
+        key = (int(merged[i, 0]), int(merged[i, 1]))
+        if key in seen:
+            keep[i] = False
+        seen.add(key)
+    return merged, keep
