@@ -1,0 +1,150 @@
+"""The ONNX tile classifier reads rendered and real tiles, resolves a frame's colours jointly."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from engine.tiles import COLOURS, SHAPES, Tile
+from vision import classifier
+from vision.classifier import ModelError, ModelMissingError, classify_crops, resolve_colours
+from vision.crops import CROP
+from vision.synth.samples import render_samples, tight_to_contract
+from vision.synth.scene import View, random_layout, random_style, render_board
+
+WHITE_SET = COLOURS[:5] + ("white",)
+
+
+def _scene(seed: int, colours, count: int = 30, view=None, **style):
+    """Crops and true tiles of one seeded synthetic frame."""
+    rng = np.random.default_rng(seed)
+    layout = random_layout(rng, count, colours)
+    render = render_board(layout, rng, view=view,
+                          style=replace(random_style(rng), **style) if style else None)
+    return render_samples(render, rng, empties=0).crops, [t for _, _, t in render.tiles]
+
+
+def _accuracy(guesses, truth) -> float:
+    return sum(g.tile == t for g, t in zip(guesses, truth, strict=True)) / len(truth)
+
+
+def test_rendered_tiles_are_read_correctly():
+    right = total = 0
+    for seed in range(8):
+        colours = WHITE_SET if seed % 2 else COLOURS
+        crops, truth = _scene(100 + seed, colours)
+        guesses = classify_crops(crops, colours)
+        right += round(_accuracy(guesses, truth) * len(truth))
+        total += len(truth)
+    assert right / total >= 0.97, f"{right}/{total}"
+
+
+def test_the_36_real_tiles_are_read_correctly(real_data):
+    crops, truth = [], []
+    for colour in WHITE_SET:
+        for shape in SHAPES:
+            image = cv2.imread(str(real_data / "crops" / f"{colour}-{shape}.png"))
+            crops.append(tight_to_contract(image))
+            truth.append(Tile(colour, shape))
+    guesses = classify_crops(np.stack(crops), WHITE_SET)
+    wrong = [(t.code, g.tile.code) for g, t in zip(guesses, truth, strict=True) if g.tile != t]
+    assert len(wrong) <= 1, wrong
+
+
+def test_real_bonus_squares_are_not_tiles(real_data):
+    """The printed "1"/"2" squares of the board, cut tile-sized, are told apart from tiles."""
+    paths = [real_data / "crops" / f"bonus{k}-{i}.png" for k in (1, 2) for i in range(1, 5)]
+    crops = np.stack([tight_to_contract(cv2.imread(str(p))) for p in paths])
+    assert all(g.tile_prob < 0.5 for g in classify_crops(crops, WHITE_SET))
+
+
+def test_warm_lamp_colours_are_resolved_over_the_frame():
+    """Under a 2700 K lamp with no white balance, red, orange and yellow stay apart."""
+    warm = dict(kelvin=2700.0, white_balance=0.0, table="plain")
+    crops, truth = _scene(7, COLOURS, count=36, view=View(elevation=80, pitch_px=50), **warm)
+    guesses = classify_crops(crops, COLOURS)
+    assert _accuracy(guesses, truth) >= 0.95
+    ryo = [(g.tile.colour, t.colour) for g, t in zip(guesses, truth, strict=True)
+           if t.colour in ("red", "orange", "yellow")]
+    assert len(ryo) >= 10 and sum(a == b for a, b in ryo) >= len(ryo) - 1
+
+
+def test_the_frame_gain_undoes_the_light_cast_seen_on_tile_bodies():
+    view = View(elevation=85, pitch_px=45)
+    warm, _ = _scene(8, COLOURS, count=25, view=view, kelvin=2700.0, white_balance=0.0)
+    cool, _ = _scene(8, COLOURS, count=25, view=view, kelvin=7500.0, white_balance=0.0)
+    neutral, _ = _scene(8, COLOURS, count=25, view=view, kelvin=6500.0, tint=0.0)
+    base = classifier.frame_gain(neutral)  # the same set and table in daylight
+    assert np.allclose(base, 1, atol=0.1)
+    b, g, r = classifier.frame_gain(warm) / base
+    assert b > 1.2 and r < 0.9  # a warm cast: blue lifted, red lowered
+    b, g, r = classifier.frame_gain(cool) / base
+    assert b < 1 < r
+
+
+def test_guesses_carry_probabilities_over_the_chosen_colours():
+    crops, truth = _scene(3, WHITE_SET, count=12)
+    for g in classify_crops(crops, WHITE_SET):
+        assert set(g.colour_probs) == set(WHITE_SET) and set(g.shape_probs) == set(SHAPES)
+        assert sum(g.colour_probs.values()) == pytest.approx(1, abs=1e-4)
+        assert g.confidence == pytest.approx(
+            g.colour_probs[g.tile.colour] * g.shape_probs[g.tile.shape], rel=1e-4)
+        probs = [p for _, p in g.alternatives]
+        assert probs == sorted(probs, reverse=True) and g.tile not in [t for t, _ in g.alternatives]
+        assert all(t.colour != "purple" for t, _ in g.alternatives)
+        assert 0 <= g.tile_prob <= 1
+
+
+def test_empty_cells_are_not_tiles():
+    rng = np.random.default_rng(11)
+    render = render_board(random_layout(rng, 20, COLOURS), rng,
+                          style=replace(random_style(rng), table="board"))
+    samples = render_samples(render, rng, empties=6)
+    guesses = classify_crops(samples.crops)
+    tile_probs = np.array([g.tile_prob for g in guesses])
+    assert (tile_probs[samples.shape >= 0] > 0.5).mean() >= 0.95
+    assert (tile_probs[samples.shape < 0] < 0.5).mean() >= 0.8
+
+
+def test_no_colour_gets_more_tiles_than_a_set_has():
+    probs = np.tile([0.55, 0.4, 0.05], (20, 1))
+    probs[:, 0] += np.linspace(0, 0.1, 20)
+    choice = resolve_colours(probs, limit=18)
+    assert (choice == 0).sum() == 18
+    assert list(np.flatnonzero(choice == 1)) == [0, 1]  # the two least sure moved
+
+
+def test_empty_batch_gives_no_guesses():
+    assert classify_crops(np.zeros((0, CROP, CROP, 3), np.uint8)) == []
+
+
+@pytest.mark.parametrize("crops", [np.zeros((2, 32, 32, 3), np.uint8), np.zeros((64, 64, 3)),
+                                   [[1, 2, 3]]])
+def test_wrong_crop_arrays_are_refused(crops):
+    with pytest.raises(ValueError, match="crops must be an array of shape"):
+        classify_crops(crops)
+
+
+def test_unknown_colour_names_are_refused():
+    with pytest.raises(ValueError, match="colours must be distinct names"):
+        classify_crops(np.zeros((1, CROP, CROP, 3), np.uint8), ("red", "pink"))
+
+
+def test_missing_model_file_says_where_it_looked(monkeypatch, tmp_path):
+    missing = tmp_path / "tile_classifier.onnx"
+    monkeypatch.setattr(classifier, "MODEL_PATH", missing)
+    monkeypatch.setattr(classifier, "_session", None)
+    with pytest.raises(ModelMissingError, match=str(missing)):
+        classify_crops(np.zeros((1, CROP, CROP, 3), np.uint8))
+
+
+def test_corrupt_model_file_is_reported(monkeypatch, tmp_path):
+    corrupt = tmp_path / "tile_classifier.onnx"
+    corrupt.write_bytes(b"not an onnx model")
+    monkeypatch.setattr(classifier, "MODEL_PATH", corrupt)
+    monkeypatch.setattr(classifier, "_session", None)
+    with pytest.raises(ModelError, match="unreadable"):
+        classify_crops(np.zeros((1, CROP, CROP, 3), np.uint8))

@@ -1,0 +1,203 @@
+"""The tile classifier at runtime: crops in, shape and colour with probabilities out.
+
+The network (scripts/train_classifier.py, models/MODEL.md) gives every crop shape, colour and
+"is a tile" scores. Its colour head already looks at the whole batch through a frame context,
+so a batch must be *one frame's* tiles: that is how orange under a warm lamp is told from red
+in daylight. The frame is resolved jointly here too: before the network, half the light's
+colour cast is divided out, measured on the tile bodies of all crops (they are painted neutral
+near-black, so they show the light's colour); after it, only the set's six colours are
+allowed, and no colour may hold more tiles than a set has (18); when the best labels break
+that, the tiles that lose least by moving go to their next colour.
+
+The ONNX model is loaded once, on first use, with onnxruntime.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from engine.tiles import ALL_COLOURS, COLOURS, COPIES, SHAPES, Tile
+from vision.crops import CROP
+
+MODEL_PATH = Path(__file__).resolve().parents[1] / "models" / "tile_classifier.onnx"
+TILES_PER_COLOUR = COPIES * len(SHAPES)
+ALTERNATIVES = 8
+"""Runner-up labels kept per tile; move decoding tries only the first few."""
+
+BODY_SHARE = 0.3
+"""Darkest share of each crop's centre taken as tile body when estimating the light's colour."""
+
+BODY_MAX = 110
+"""Brightest channel value a body pixel may have; crops without such pixels show no tile."""
+
+BODY_MIN_PIXELS = 200
+"""Fewer body pixels than this in a frame (no tiles in it): the cast is left alone."""
+
+NEUTRALISE = 0.5
+"""Share of the light's colour cast (in log terms), as the tile bodies show it, divided out.
+
+Without it white tiles read yellow under a 2700 K lamp; dividing out half or all of the cast
+does equally well on the real photos (models/MODEL.md has the figures for 0, 0.5 and 1), and
+half leaves the crops closer to the cast light the network was trained on.
+"""
+
+
+class ModelError(RuntimeError):
+    """The ONNX model cannot be used: absent or unreadable."""
+
+
+class ModelMissingError(ModelError, FileNotFoundError):
+    """The ONNX model file is not where the classifier looks for it."""
+
+
+@dataclass(frozen=True)
+class TileGuess:
+    """The classifier's reading of one crop."""
+
+    tile: Tile
+    confidence: float
+    """Probability of `tile` (shape and colour both right) given that the crop is a tile."""
+    shape_probs: dict[str, float]
+    colour_probs: dict[str, float]
+    """Over the frame's colours only."""
+    alternatives: list[tuple[Tile, float]] = field(default_factory=list)
+    """Runner-up labels with their probabilities, best first (`tile` not included)."""
+    tile_prob: float = 1.0
+    """Probability that the crop shows a tile at all (an empty cell, a bonus square: low)."""
+
+
+_session = None
+_lock = threading.Lock()
+
+
+def _get_session():
+    """The onnxruntime session, created on first use (a few tens of ms) and then shared."""
+    global _session
+    with _lock:
+        if _session is None:
+            if not MODEL_PATH.is_file():
+                raise ModelMissingError(
+                    f"tile classifier model not found at {MODEL_PATH}; it ships with the "
+                    "repository (models/), or rebuild it with scripts/train_classifier.py "
+                    "(see models/MODEL.md)")
+            import onnxruntime as ort
+
+            opts = ort.SessionOptions()
+            # One thread: 60 crops take ~5 ms, and the other core stays free for detection
+            # and the web server; two threads gain little and suffer most when both are busy.
+            opts.intra_op_num_threads = 1
+            opts.inter_op_num_threads = 1
+            try:
+                _session = ort.InferenceSession(str(MODEL_PATH), opts,
+                                                providers=["CPUExecutionProvider"])
+            except Exception as exc:  # onnxruntime raises its own, opaque, exception types
+                raise ModelError(f"tile classifier model {MODEL_PATH} is unreadable ({exc}); "
+                                 "restore it from the repository or retrain it "
+                                 "(see models/MODEL.md)") from exc
+        return _session
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    z = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return z / z.sum(axis=1, keepdims=True)
+
+
+def _check(crops: np.ndarray, colours: Sequence[str]) -> tuple[str, ...]:
+    if not isinstance(crops, np.ndarray) or crops.ndim != 4 or crops.shape[1:] != (CROP, CROP, 3):
+        got = getattr(crops, "shape", type(crops).__name__)
+        raise ValueError(f"crops must be an array of shape (N, {CROP}, {CROP}, 3), got {got}")
+    names = tuple(colours)
+    unknown = [c for c in names if c not in ALL_COLOURS]
+    if unknown or not names or len(set(names)) != len(names):
+        raise ValueError(f"colours must be distinct names from {ALL_COLOURS}, got {list(names)}")
+    return names
+
+
+def frame_gain(crops: np.ndarray) -> np.ndarray:
+    """BGR gain that turns the frame's tile bodies grey: the inverse of the light's colour.
+
+    Tile bodies are painted a neutral near-black, so their colour in the picture is the colour
+    of the light (and of the camera's white balance). The darkest pixels round each crop's
+    centre are body; their median over the whole frame is robust to glare and JPEG noise.
+    """
+    # Every other pixel of the central two thirds is plenty and keeps this under a millisecond.
+    centre = crops[:, CROP // 6: -CROP // 6: 2, CROP // 6: -CROP // 6: 2].reshape(len(crops), -1, 3)
+    level = centre.sum(axis=2, dtype=np.int32)
+    k = int(BODY_SHARE * (level.shape[1] - 1))
+    cut = np.partition(level, k, axis=1)[:, k: k + 1]
+    dark = centre[(level <= cut) & (centre.max(axis=2) < BODY_MAX)].astype(np.float32)
+    if len(dark) < BODY_MIN_PIXELS:
+        return np.ones(3)
+    body = np.median(dark, axis=0) + 2.0
+    return np.clip(body.mean() / body, 0.5, 2.0) ** NEUTRALISE
+
+
+def resolve_colours(probs: np.ndarray, limit: int = TILES_PER_COLOUR) -> np.ndarray:
+    """Each tile's colour index under "no colour holds more than `limit` tiles".
+
+    Greedy: while a colour is over its limit, move the tile of that colour whose probability
+    drops least to its best colour that still has room. Exact enough: it only ever acts on
+    frames with more than 18 tiles of one apparent colour, which a real set cannot show.
+    """
+    choice = probs.argmax(axis=1)
+    n_colours = probs.shape[1]
+    if n_colours * limit < len(probs):
+        return choice
+    while True:
+        counts = np.bincount(choice, minlength=n_colours)
+        over = np.flatnonzero(counts > limit)
+        if not len(over):
+            return choice
+        c = over[0]
+        room = counts < limit
+        members = np.flatnonzero(choice == c)
+        alt = np.where(room[None, :], probs[members], -1.0)
+        best_alt = alt.argmax(axis=1)
+        loss = probs[members, c] - alt[np.arange(len(members)), best_alt]
+        k = int(loss.argmin())
+        choice[members[k]] = best_alt[k]
+
+
+def classify_crops(crops: np.ndarray, colours: Sequence[str] = COLOURS) -> list[TileGuess]:
+    """Read every crop of one frame (N, 64, 64, 3 BGR uint8, per the crop contract).
+
+    `colours` is the set in play (default red, orange, yellow, green, blue, purple); labels are
+    restricted to it. Pass all of a frame's tiles in one call: colours are resolved jointly.
+    Raises ModelMissingError when the model file is absent, ModelError when it is unreadable,
+    and ValueError for a wrong input.
+    """
+    names = _check(crops, colours)
+    if not len(crops):
+        return []
+    session = _get_session()
+    lit = crops.astype(np.float32)
+    lit *= frame_gain(crops).astype(np.float32)
+    np.minimum(lit, 255.0, out=lit)
+    shape_logits, colour_logits, tile_logit = session.run(None, {"crops": lit})
+    shape_p = _softmax(shape_logits)
+    keep = [ALL_COLOURS.index(c) for c in names]
+    colour_p = _softmax(colour_logits[:, keep])
+    colour_idx = resolve_colours(colour_p)
+    tile_p = 1.0 / (1.0 + np.exp(-tile_logit))
+    kinds = [Tile(c, sh) for c in names for sh in SHAPES]  # index: colour * 6 + shape
+    joint = (colour_p[:, :, None] * shape_p[:, None, :]).reshape(len(crops), -1)
+    ranked = np.argsort(-joint, axis=1, kind="stable")[:, : ALTERNATIVES + 1]
+    best = colour_idx * len(SHAPES) + shape_p.argmax(axis=1)
+    guesses = []
+    for i in range(len(crops)):
+        b = int(best[i])
+        alternatives = [(kinds[k], float(joint[i, k])) for k in ranked[i] if k != b]
+        guesses.append(TileGuess(
+            tile=kinds[b],
+            confidence=float(joint[i, b]),
+            shape_probs=dict(zip(SHAPES, shape_p[i].tolist(), strict=True)),
+            colour_probs=dict(zip(names, colour_p[i].tolist(), strict=True)),
+            alternatives=alternatives[:ALTERNATIVES],
+            tile_prob=float(tile_p[i]),
+        ))
+    return guesses
