@@ -5,7 +5,8 @@ truth; the scan's cells are matched to it after the best grid symmetry and shift
 tiles of the board games have no labels and count for detection only.
 
     .venv/bin/python scripts/eval_real.py                     # ../shared/data/real, as shot
-    .venv/bin/python scripts/eval_real.py --variant all       # also warm, half light, webcam
+    .venv/bin/python scripts/eval_real.py --variant all       # also warm, half light, webcam,
+                                                              # purple set, and combinations
     .venv/bin/python scripts/eval_real.py --geometry --check  # cells only, no classifier
     .venv/bin/python scripts/eval_real.py --synthetic 40      # also 40 rendered boards
 
@@ -33,9 +34,11 @@ from vision.evaluation import (  # noqa: E402
     VARIANTS,
     Photo,
     Tally,
+    as_purple,
     degrade,
     game_colours,
     load_game,
+    uses_purple,
 )
 from vision.scan import load_image, locate_tiles, scan_image  # noqa: E402
 
@@ -114,9 +117,13 @@ def evaluate(games: list[tuple[str, tuple[str, ...], list[Case]]], variant: str,
     total, times = Tally(), []
     for name, colours, cases in games:
         tally, game_times = Tally(), []
+        if uses_purple(variant):  # the set's white symbols are recoloured: read the default set
+            colours = tuple("purple" if c == "white" else c for c in colours)
         for number, (label, picture) in enumerate(cases):
             truth, image = picture()
             image = degrade(image, variant, seed=number)
+            if uses_purple(variant):
+                truth = as_purple(truth)
             start = time.perf_counter()
             found = _scan(image, colours, geometry)
             game_times.append((time.perf_counter() - start) * 1000)

@@ -128,7 +128,7 @@ def _enclosed(dark: np.ndarray, max_extent: float, ring: tuple[np.ndarray, float
     a symbol stands out clearly from a near-black tile body.
     """
     holes = _holes(dark, MIN_SYMBOL_PX, max_extent, ring)
-    cx, cy, bw, bh, area, contrast = holes.T
+    cx, cy, bw, bh, area, contrast = holes[:, :6].T
     extent = np.maximum(bw, bh)
     keep = (
         (np.minimum(bw, bh) >= 0.3 * extent)  # not a sliver between two tiles
@@ -146,7 +146,8 @@ MIN_CONTRAST = 1.25
 
 def _holes(mask: np.ndarray, min_side: float, max_side: float,
            ring: tuple[np.ndarray, float] | None = None) -> np.ndarray:
-    """Regions of 0 completely enclosed by 1s in ``mask``: rows (cx, cy, w, h, area, contrast).
+    """Regions of 0 completely enclosed by 1s in ``mask``: rows (cx, cy, w, h, area, contrast,
+    box x, box y).
 
     Contour tracing gives the holes directly (4-connected background inside 8-connected
     foreground, the image border counting as open), several times faster than labelling
@@ -157,7 +158,7 @@ def _holes(mask: np.ndarray, min_side: float, max_side: float,
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
     rows = []
     if hierarchy is None:
-        return np.zeros((0, 6))
+        return np.zeros((0, 8))
     h, w = mask.shape
     for contour, (_, _, _, parent) in zip(contours, hierarchy[0], strict=True):
         if parent < 0:
@@ -187,8 +188,9 @@ def _holes(mask: np.ndarray, min_side: float, max_side: float,
             contrast = inner / max(body, 1e-3)
         # the traced boundary runs through the ring's pixels: add half the perimeter back
         area = m["m00"] + 0.5 * cv2.arcLength(contour, True)
-        rows.append((centre[0], centre[1], bw - 2, bh - 2, area, contrast))
-    return np.array(rows).reshape(-1, 6)
+        rows.append((centre[0], centre[1], bw - 2, bh - 2, area, contrast, x + 0.5 * (bw - 1),
+                     y + 0.5 * (bh - 1)))
+    return np.array(rows).reshape(-1, 8)
 
 
 def _consistent_sizes(symbols: list[Symbol]) -> list[Symbol]:
@@ -209,15 +211,67 @@ CLEAR_CONTRAST = 2.0
 lower MIN_CONTRAST but does not set the size)."""
 
 
-RECOVER_RES = 20
-"""Pixels per cell of the rectified patch the relaxed test looks at."""
-
 RIM_RATIO = 0.5
 """Dark cut for the relaxed test (see :func:`recover_symbols`)."""
 
-SECTORS = 16
-RIM_SECTORS = 11
-"""Of SECTORS angular sectors of a cell's rim, at least this many must be mostly tile body."""
+SYMBOL_OVER_BODY = 2.0
+"""Least brightness of a recovered symbol's centre over the tile body's round it."""
+
+RAYS = 16
+CLOSED_RAYS = 12
+"""Of RAYS rays out of a cell's centre, at least this many must meet tile body in the rim."""
+
+RIM = (0.22, 0.46)
+"""The band of a cell (as a share of its side from the centre, square distance) where a ray
+must meet tile body: outside the widest symbol's middle, inside the tile's own edge."""
+
+
+def _sample_offsets() -> tuple[np.ndarray, np.ndarray]:
+    """Cell offsets sampled by the relaxed test: the centre's patch, then every ray's samples.
+
+    Rays run to the same square distance in every direction (so a diagonal ray reaches the
+    tile's corner, not past it).
+    """
+    inner = np.linspace(-0.15, 0.15, 5)
+    centre = np.stack(np.meshgrid(inner, inner), axis=-1).reshape(-1, 2)
+    angle = np.arange(RAYS) * 2 * np.pi / RAYS
+    unit = np.stack([np.cos(angle), np.sin(angle)], axis=1)
+    unit /= np.abs(unit).max(axis=1, keepdims=True)
+    radii = np.arange(RIM[0], RIM[1] + 1e-9, 0.04)
+    rays = (unit[:, None, :] * radii[None, :, None]).reshape(-1, 2)
+    return centre, rays
+
+
+def _sample(image: np.ndarray, to_pixels: np.ndarray, centres: np.ndarray,
+            offsets: np.ndarray) -> np.ndarray:
+    """``image`` at every cell offset round every cell centre: shape (cells, offsets[, 3]).
+
+    Outside the picture a sample reads 1.0 (as light as the table: no tile body there).
+    """
+    grid = (centres[:, None, :] + offsets[None]).reshape(-1, 1, 2)
+    maps = cv2.perspectiveTransform(grid, to_pixels).reshape(len(centres), -1, 2)
+    return cv2.remap(image, maps.astype(np.float32), None, cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_CONSTANT, borderValue=1.0)
+
+
+MAX_RECENTRE = 0.12
+"""Largest move (cells) of a predicted cell centre onto the light symbol found there."""
+
+
+def _recentre(work: Work, to_pixels: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    """Predicted cell centres moved onto the middle of the light region inside each cell.
+
+    A prediction from neighbours is off by a nudged tile's offset, enough to push a long arm
+    of a cross or clover out of the band where the rays look for body.
+    """
+    side = np.linspace(-0.32, 0.32, 9)
+    offsets = np.stack(np.meshgrid(side, side), axis=-1).reshape(-1, 2)
+    ratio = _sample(work.ratio, to_pixels, centres, offsets)
+    light = ratio > 0.5 * (ratio.max(axis=1) + ratio.min(axis=1))[:, None]
+    shift = (light @ offsets) / np.maximum(light.sum(axis=1), 1)[:, None]
+    # a cell light nearly all over is table or board, not a symbol: nothing to centre on
+    shift[light.mean(axis=1) > 0.7] = 0.0
+    return centres + np.clip(shift, -MAX_RECENTRE, MAX_RECENTRE)
 
 
 def recover_symbols(work: Work, to_pixels: np.ndarray, centres: np.ndarray, typical: float,
@@ -225,42 +279,40 @@ def recover_symbols(work: Work, to_pixels: np.ndarray, centres: np.ndarray, typi
     """A relaxed test at cells where the fitted lattice expects a tile may lie.
 
     Glare can wipe out a whole side of the thin ring of body round a symbol, so the strict
-    enclosure fails. Here each cell (``centres`` in cell coordinates; ``to_pixels`` maps cell
-    coordinates to working pixels) is rectified and accepted when its centre is light (a
-    symbol) and the rim of the cell is tile body nearly all the way round (glare may open a
-    quarter of it). An empty cell next to tiles sees their bodies only in patches: hemmed in
-    on three sides its corners (the gaps between those tiles) are light, between diagonal
-    neighbours only two corners are dark; a bare table or a printed board square offers no
-    body at all. Under an oblique view the side faces of the tiles round an empty cell can
-    still close its rim, so the centre must also differ in colour from the table or board
-    near it (``tiles``: the found tiles' working-pixel centres, kept out of that estimate).
+    enclosure fails; at webcam size the arms of a cross or clover leave only a pixel or two
+    of body at the tile's edge. Here each cell (``centres`` in cell coordinates;
+    ``to_pixels`` maps cell coordinates to working pixels) is sampled on rays from its centre,
+    and accepted when its centre is light (a symbol) and nearly every ray meets tile body
+    inside the tile's edge (glare may open a quarter of them). An empty cell next to tiles
+    meets their bodies only at or beyond its own edge, so most of its rays stay open; a bare
+    table or a printed board square offers no body at all. Under an oblique view the side
+    faces of the tiles round an empty cell can still close most of its rays, so unless all
+    but one are closed the centre must also differ in colour from the table or board near it
+    (``tiles``: the found tiles' working-pixel centres, kept out of that estimate).
     """
-    size = int(1.2 * RECOVER_RES)
-    pos = (np.arange(size) + 0.5) / RECOVER_RES - 0.6  # cell offset of each patch row/column
-    xx, yy = np.meshgrid(pos, pos)
-    grid = (centres[:, None, None, :] + np.stack([xx, yy], axis=-1)[None]).reshape(-1, 2)
-    pixels = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), to_pixels).reshape(-1, 2)
-    maps = pixels.reshape(-1, size, 2).astype(np.float32)  # patches stacked vertically
-    ratio = cv2.remap(work.ratio, maps, None, cv2.INTER_LINEAR,
-                      borderMode=cv2.BORDER_CONSTANT, borderValue=1.0)
-    # a looser cut than the strict test's: at webcam size blur greys a tile's thin edges
-    patches = (ratio < RIM_RATIO).reshape(len(centres), size, size).astype(np.float32)
-    inner = (np.abs(xx) < 0.15) & (np.abs(yy) < 0.15)
-    ring = np.maximum(np.abs(xx), np.abs(yy))
-    rim = (ring > 0.36) & (ring < 0.48)
-    sector = ((np.arctan2(yy, xx)[rim] + np.pi) / (2 * np.pi) * SECTORS).astype(int) % SECTORS
-    onehot = np.eye(SECTORS)[sector]  # (rim pixels, sectors)
-    share = (patches[:, rim] @ onehot) / onehot.sum(axis=0)
-    accepted = (patches[:, inner].mean(axis=1) <= 0.4) & ((share >= 0.5).sum(axis=1) >= RIM_SECTORS)
+    centres = _recentre(work, to_pixels, centres)
+    centre, rays = _sample_offsets()
+    ratio = _sample(work.ratio, to_pixels, centres, np.concatenate([centre, rays]))
+    middle = np.median(ratio[:, : len(centre)], axis=1)
+    deepest = ratio[:, len(centre):].reshape(len(centres), RAYS, -1).min(axis=2)
+    body = np.median(deepest, axis=1)
+    # body is what is clearly darker than the centre: a dim symbol (green, purple, blue under
+    # a lamp) is itself darker than the strict cut, but still several times the body's level;
+    # and a looser cut than the strict test's, since at webcam size blur greys thin edges
+    cut = np.minimum(RIM_RATIO, 0.5 * (middle + body))
+    closed = (deepest < cut[:, None]).sum(axis=1)
+    accepted = (middle >= SYMBOL_OVER_BODY * body) & (closed >= CLOSED_RAYS)
     if not accepted.any():
         return []
     found = cv2.perspectiveTransform(centres[accepted].reshape(-1, 1, 2), to_pixels).reshape(-1, 2)
-    colour = cv2.remap(work.image, maps, None, cv2.INTER_LINEAR).reshape(len(centres), size, size,
-                                                                         3)[accepted]
+    colour = _sample(work.image, to_pixels, centres[accepted], centre)
     beside = cv2.perspectiveTransform((centres[accepted] + [1.0, 0.0]).reshape(-1, 1, 2),
                                       to_pixels).reshape(-1, 2)
     pitch = float(np.median(np.linalg.norm(beside - found, axis=1)))
-    unlike = _unlike_background(work, found, colour[:, inner].mean(axis=1), tiles, pitch)
+    unlike, light_table = _unlike_background(work, found, colour.mean(axis=1), tiles, pitch)
+    # a ring closed all the way round inside the tile's edge, on a table lighter than the
+    # tiles, is no gap between tiles: a white symbol on a white board passes on that alone
+    unlike |= light_table & (closed[accepted] >= RAYS - 1)
     return [Symbol((float(u), float(v)), typical, typical) for u, v in found[unlike]]
 
 
@@ -270,17 +322,18 @@ the table or board round it."""
 
 
 def _unlike_background(work: Work, points: np.ndarray, colours: np.ndarray, tiles: np.ndarray,
-                       pitch: float) -> np.ndarray:
-    """Which of ``colours`` (BGR, at ``points``) differ from the local table or board colour.
+                       pitch: float) -> tuple[np.ndarray, np.ndarray]:
+    """Which of ``colours`` (BGR, at ``points``) differ from the table or board colour.
 
     The local colour is a wide average (about three cells) of the light pixels that lie away
-    from every tile and candidate, computed at quarter resolution.
+    from every tile and candidate, computed at quarter resolution. Where no light table is in
+    reach (a table as dark as the tiles) the whole table's colour stands in; the second array
+    says where the local colour was known.
     """
     small = cv2.resize(work.image, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
     ratio = cv2.resize(work.ratio, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_AREA)
-    free = (ratio > RIM_RATIO).astype(np.uint8)
-    for u, v in np.concatenate([tiles, points]) * 0.25:  # the candidates' own symbols too
-        cv2.circle(free, (int(u), int(v)), int(0.2 * pitch) + 1, 0, -1)
+    away = _away_from(small.shape[:2], np.concatenate([tiles, points]), pitch)
+    free = (ratio > RIM_RATIO).astype(np.uint8) & away
     k = max(3, int(0.75 * pitch) | 1)
     weight = cv2.blur(free.astype(np.float32), (k, k))
     mean = cv2.blur(small.astype(np.float32) * free[..., None], (k, k))
@@ -288,12 +341,55 @@ def _unlike_background(work: Work, points: np.ndarray, colours: np.ndarray, tile
     u = np.clip((points[:, 0] * 0.25).astype(int), 0, w - 1)
     v = np.clip((points[:, 1] * 0.25).astype(int), 0, h - 1)
     local = mean[v, u] / np.maximum(weight[v, u], 1e-6)[:, None]
-    known = weight[v, u] > 0.01  # some table in reach
-    lab = cv2.cvtColor(np.concatenate([colours, local]).astype(np.float32)[:, None] / 255.0,
-                       cv2.COLOR_BGR2Lab)[:, 0]
-    diff = lab[: len(points)] - lab[len(points):]
-    delta = np.sqrt((0.5 * diff[:, 0]) ** 2 + diff[:, 1] ** 2 + diff[:, 2] ** 2)
-    return ~known | (delta >= BACKGROUND_DELTA)
+    known = weight[v, u] > 0.01  # some light table in reach
+    if away.any():
+        local[~known] = np.median(small[away > 0], axis=0)
+    return _colour_delta(colours, local) >= BACKGROUND_DELTA, known
+
+
+def _away_from(shape: tuple[int, int], points: np.ndarray, pitch: float) -> np.ndarray:
+    """uint8 mask (quarter resolution) of the pixels beyond a tile's reach of every point."""
+    mask = np.ones(shape, np.uint8)
+    for u, v in points * 0.25:
+        cv2.circle(mask, (int(u), int(v)), int(0.2 * pitch) + 1, 0, -1)
+    return mask
+
+
+def _colour_delta(colours: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """CIELAB distance between BGR colours, lightness at half weight (shading varies most)."""
+    both = np.concatenate([colours, np.broadcast_to(others, colours.shape)])
+    lab = cv2.cvtColor(both.astype(np.float32)[:, None] / 255.0, cv2.COLOR_BGR2Lab)[:, 0]
+    diff = lab[: len(colours)] - lab[len(colours):]
+    return np.sqrt((0.5 * diff[:, 0]) ** 2 + diff[:, 1] ** 2 + diff[:, 2] ** 2)
+
+
+def drop_table_like(work: Work, symbols: list[Symbol], pitch: float) -> list[Symbol]:
+    """Drop faint candidates whose middle has the colour of the table round the tiles.
+
+    On a table nearly as dark as the tiles, in dim light, the whole table counts as "dark", so
+    a speck of lighter grain or a patch of table closed in by tiles is an enclosed light
+    region; it stands out only faintly from its ring (a real symbol, even a dim purple one,
+    has its own colour). The table's colour is the median of the pixels away from every
+    candidate, at quarter resolution.
+    """
+    faint = [s for s in symbols if s.contrast < CLEAR_CONTRAST]
+    if not faint:
+        return symbols
+    small = cv2.resize(work.image, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+    away = _away_from(small.shape[:2], np.array([s.center for s in symbols]), pitch)
+    if away.sum() < 0.2 * away.size:
+        return symbols
+    table = np.median(small[away > 0], axis=0)
+    r = max(1, int(0.12 * pitch))
+    middles = np.array([work.image[int(v) - r:int(v) + r + 1, int(u) - r:int(u) + r + 1]
+                        .reshape(-1, 3).mean(axis=0) for u, v in (s.center for s in faint)])
+    like = {id(s) for s, d in zip(faint, _colour_delta(middles, table), strict=True)
+            if d < BACKGROUND_DELTA}
+    return [s for s in symbols if id(s) not in like]
+
+
+LINE_CONTRAST = 6
+"""Grey levels a printed line lies below its surroundings' mean."""
 
 
 def find_squares(work: Work, symbols: list[Symbol], pitch: float) -> np.ndarray:
@@ -307,12 +403,13 @@ def find_squares(work: Work, symbols: list[Symbol], pitch: float) -> np.ndarray:
     gray = cv2.cvtColor(work.image, cv2.COLOR_BGR2GRAY)
     block = max(3, int(pitch / 2) | 1)
     line = cv2.adaptiveThreshold(gray, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
-                                 block, 6)
+                                 block, LINE_CONTRAST)
     holes = _holes(line | work.dark, 0.6 * pitch, 1.5 * pitch)
     extent = np.maximum(holes[:, 2], holes[:, 3])
     area = holes[:, 4]
     keep = (area > 0.3 * pitch ** 2) & (area < 1.1 * pitch ** 2) & (area > 0.45 * extent ** 2)
-    centres = holes[keep, :2]
+    # the middle of the box, not the centroid: a bonus square's digit carves into its hole
+    centres = holes[keep, 6:8]
     if symbols and len(centres):
         tiles = np.array([s.center for s in symbols])
         near = np.linalg.norm(centres[:, None] - tiles[None], axis=2).min(axis=1) < 0.5 * pitch

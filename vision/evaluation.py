@@ -126,29 +126,122 @@ class Tally:
         return self.correct / self.labelled if self.labelled else 1.0
 
 
-VARIANTS = ("original", "warm", "half", "webcam")
+STEPS = ("purple", "warm", "half", "webcam")
+"""Single degradations, in the order a combined variant applies them (see :func:`degrade`)."""
+
+VARIANTS = ("original", "warm", "half", "webcam", "purple", "warm+webcam", "half+purple",
+            "purple+webcam")
 """Ways to degrade a photo like the living rooms the judging uses: a warm lamp with light
-falling off across the table, half the light with sensor noise, and a webcam-sized frame
-(960 px long side, strong JPEG)."""
+falling off across the table, half the light with sensor noise, a webcam-sized frame (960 px
+long side, strong JPEG), and a standard set whose sixth colour is purple (the photographed
+set's white symbols recoloured); a "+" combines them."""
 
 
 def degrade(image: np.ndarray, variant: str, seed: int = 0) -> np.ndarray:
-    """A copy of ``image`` as if shot under ``variant`` conditions (see :data:`VARIANTS`)."""
-    if variant == "original":
+    """A copy of ``image`` as if shot under ``variant`` conditions (see :data:`VARIANTS`).
+
+    The steps of a combined variant apply in the order of :data:`STEPS` whatever the spelling:
+    the set is recoloured before the light and the camera change it.
+    """
+    steps = variant.split("+")
+    if variant != "original" and not set(steps) <= set(STEPS):
+        raise ValueError(f"unknown variant {variant!r}; choose from {', '.join(VARIANTS)}")
+    out = image.copy()
+    for step in STEPS:
+        if step in steps:
+            out = _STEP[step](out, np.random.default_rng(seed))
+    return out
+
+
+def uses_purple(variant: str) -> bool:
+    """Whether a variant shows the purple set (so white labels read as purple)."""
+    return "purple" in variant.split("+")
+
+
+def as_purple(truth: Mapping[Cell, Tile | None]) -> dict[Cell, Tile | None]:
+    """Ground truth for the recoloured set: every white tile becomes purple."""
+    return {cell: Tile("purple", t.shape) if t is not None and t.colour == "white" else t
+            for cell, t in truth.items()}
+
+
+def _warm(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A ~2700 K lamp: blue and green fall against red; one side of the table darker."""
+    falloff = np.linspace(1.0, 0.75, image.shape[1], dtype=np.float32)[None, :, None]
+    gains = np.array([0.58, 0.82, 1.0], np.float32)[None, None, :]
+    return np.clip(image.astype(np.float32) * gains * falloff, 0, 255).astype(np.uint8)
+
+
+def _half(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Half the light, with the sensor noise a camera adds when it raises its gain."""
+    noisy = image.astype(np.float32) * 0.5 + rng.normal(0.0, 6.0, image.shape)
+    return np.clip(noisy, 0, 255).astype(np.uint8)
+
+
+def _webcam(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A 960-px frame with strong JPEG compression."""
+    scale = 960 / max(image.shape[:2])
+    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    ok, data = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 40])
+    return cv2.imdecode(data, cv2.IMREAD_COLOR)
+
+
+PURPLE_HSV = ((272.0, 288.0), (0.5, 0.65), (0.5, 0.62))
+"""Ranges of a standard set's purple: hue (degrees), saturation, and reflectance relative to
+a white symbol's. A medium violet, clearly darker than the other colours."""
+
+
+def _purple(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The photographed set's white symbols recoloured purple, shading and light kept.
+
+    A pixel of a white symbol is the light's colour times the shading, so multiplying its
+    excess over the black body by the purple's reflectance (per channel) gives what a purple
+    symbol would show in the same place, its blurred edge included.
+    """
+    hue, sat, val = (rng.uniform(lo, hi) for lo, hi in PURPLE_HSV)
+    reflect = cv2.cvtColor(np.float32([[[hue, sat, val]]]), cv2.COLOR_HSV2BGR)[0, 0]
+    region = white_symbols(image)
+    if not region.any():
         return image.copy()
-    h, w = image.shape[:2]
-    if variant == "warm":
-        # ~2700 K lamp: blue and green fall against red; one side of the table darker
-        falloff = np.linspace(1.0, 0.75, w, dtype=np.float32)[None, :, None]
-        gains = np.array([0.58, 0.82, 1.0], np.float32)[None, None, :]
-        return np.clip(image.astype(np.float32) * gains * falloff, 0, 255).astype(np.uint8)
-    if variant == "half":
-        rng = np.random.default_rng(seed)
-        noisy = image.astype(np.float32) * 0.5 + rng.normal(0.0, 6.0, image.shape)
-        return np.clip(noisy, 0, 255).astype(np.uint8)
-    if variant == "webcam":
-        scale = 960 / max(h, w)
-        small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        ok, data = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 40])
-        return cv2.imdecode(data, cv2.IMREAD_COLOR)
-    raise ValueError(f"unknown variant {variant!r}; choose from {', '.join(VARIANTS)}")
+    value = image.max(axis=2)
+    body = np.median(image[value < DARK_V], axis=0) if (value < DARK_V).any() else np.zeros(3)
+    pixels = image[region].astype(np.float32)
+    out = image.copy()
+    out[region] = np.clip(body + (pixels - body).clip(0) * reflect, 0, 255).astype(np.uint8)
+    return out
+
+
+DARK_V = 90
+"""Tile body in the photographed set: HSV value below this."""
+
+
+def white_symbols(image: np.ndarray) -> np.ndarray:
+    """Boolean mask of the white symbols' pixels (with their blurred edges) in a photo.
+
+    A white symbol is a light, unsaturated blob of symbol size ringed almost all the way
+    round by near-black tile body (a glint may open the ring a little). Table, board and
+    glare on a table are not ringed by body.
+    """
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    light = ((hsv[..., 1] < 80) & (hsv[..., 2] > 140)).astype(np.uint8)
+    dark = hsv[..., 2] < DARK_V
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(light, connectivity=4)
+    side = max(image.shape[:2])
+    pad = max(3, side // 200)
+    near = np.ones((2 * pad + 1, 2 * pad + 1), np.uint8)
+    edge = np.ones((3, 3), np.uint8)
+    mask = np.zeros(image.shape[:2], bool)
+    for i in range(1, count):
+        x, y, w, h, area = stats[i]
+        if not side / 130 <= max(w, h) <= side / 13 or min(w, h) < 0.3 * max(w, h) \
+                or area < 0.2 * w * h:
+            continue
+        y0, x0 = max(0, y - 2 * pad), max(0, x - 2 * pad)
+        y1, x1 = y + h + 2 * pad, x + w + 2 * pad
+        blob = (labels[y0:y1, x0:x1] == i).astype(np.uint8)
+        ring = cv2.dilate(blob, near) > cv2.dilate(blob, edge)
+        if dark[y0:y1, x0:x1][ring].mean() > 0.7:
+            mask[y0:y1, x0:x1] |= cv2.dilate(blob, edge, iterations=max(2, pad // 3)) > 0
+    return mask
+
+
+_STEP = {"purple": _purple, "warm": _warm, "half": _half, "webcam": _webcam}

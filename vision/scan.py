@@ -95,6 +95,9 @@ def locate_tiles(image: np.ndarray) -> Located:
     """Find the tiles' cells and the lattice in a BGR photo (no classification)."""
     work = detect.prepare(image)
     symbols = detect.find_symbols(work)
+    if symbols:
+        pitch = float(np.median([s.extent for s in symbols])) / SYMBOL_SIDE
+        symbols = detect.drop_table_like(work, symbols, pitch)
     if not symbols:
         return Located(np.zeros((0, 2), int), np.zeros((0, 2)), np.zeros((0, 2)),
                        Lattice(np.eye(3), 0.0))
