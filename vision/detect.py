@@ -49,6 +49,7 @@ class Symbol:
     size: float  # sqrt of the symbol's area
     extent: float  # the larger side of its bounding box
     contrast: float = np.inf  # centre brightness over its ring's (see _holes); inf: recovered
+    doubtful: bool = False  # passed only the loosest test: the classifier must vouch for it
 
 
 def prepare(image: np.ndarray) -> Work:
@@ -221,6 +222,12 @@ RAYS = 16
 CLOSED_RAYS = 12
 """Of RAYS rays out of a cell's centre, at least this many must meet tile body in the rim."""
 
+DOUBTFUL = (10, 1.6)
+"""(closed rays, symbol over body) of the loosest test. A blue or green symbol under a warm
+lamp, hardly brighter than the body, fails the test above (so does a tile with glare on one
+side); so does a printed bonus square between tiles in an oblique view, which only the
+classifier tells apart (see ``vision.scan.DOUBTFUL_TILE_PROB``)."""
+
 RIM = (0.22, 0.46)
 """The band of a cell (as a share of its side from the centre, square distance) where a ray
 must meet tile body: outside the widest symbol's middle, inside the tile's own edge."""
@@ -288,7 +295,8 @@ def recover_symbols(work: Work, to_pixels: np.ndarray, centres: np.ndarray, typi
     table or a printed board square offers no body at all. Under an oblique view the side
     faces of the tiles round an empty cell can still close most of its rays, so unless all
     but one are closed the centre must also differ in colour from the table or board near it
-    (``tiles``: the found tiles' working-pixel centres, kept out of that estimate).
+    (``tiles``: the found tiles' working-pixel centres, kept out of that estimate). Cells that
+    pass only the looser :data:`DOUBTFUL` test come back marked ``doubtful``.
     """
     centres = _recentre(work, to_pixels, centres)
     centre, rays = _sample_offsets()
@@ -301,7 +309,8 @@ def recover_symbols(work: Work, to_pixels: np.ndarray, centres: np.ndarray, typi
     # and a looser cut than the strict test's, since at webcam size blur greys thin edges
     cut = np.minimum(RIM_RATIO, 0.5 * (middle + body))
     closed = (deepest < cut[:, None]).sum(axis=1)
-    accepted = (middle >= SYMBOL_OVER_BODY * body) & (closed >= CLOSED_RAYS)
+    sure = (middle >= SYMBOL_OVER_BODY * body) & (closed >= CLOSED_RAYS)
+    accepted = (middle >= DOUBTFUL[1] * body) & (closed >= DOUBTFUL[0])
     if not accepted.any():
         return []
     found = cv2.perspectiveTransform(centres[accepted].reshape(-1, 1, 2), to_pixels).reshape(-1, 2)
@@ -313,7 +322,8 @@ def recover_symbols(work: Work, to_pixels: np.ndarray, centres: np.ndarray, typi
     # a ring closed all the way round inside the tile's edge, on a table lighter than the
     # tiles, is no gap between tiles: a white symbol on a white board passes on that alone
     unlike |= light_table & (closed[accepted] >= RAYS - 1)
-    return [Symbol((float(u), float(v)), typical, typical) for u, v in found[unlike]]
+    return [Symbol((float(u), float(v)), typical, typical, doubtful=not ok)
+            for (u, v), ok in zip(found[unlike], sure[accepted][unlike], strict=True)]
 
 
 BACKGROUND_DELTA = 12.0
@@ -389,7 +399,28 @@ def drop_table_like(work: Work, symbols: list[Symbol], pitch: float) -> list[Sym
 
 
 LINE_CONTRAST = 6
-"""Grey levels a printed line lies below its surroundings' mean."""
+"""Grey levels (of 255 for the local bright level) a printed line lies below its
+surroundings' mean."""
+
+
+PERSPECTIVE = 1.5
+"""Most a cell's size may differ from the median across an oblique photo (near versus far)."""
+
+
+def _local_size(points: np.ndarray, symbols: list[Symbol]) -> np.ndarray:
+    """Symbol size near each point over the median size: how perspective scales a cell there.
+
+    Under an oblique view the near squares of a board are much larger than the median cell,
+    so a single size limit keeps only the far ones and the near board pieces stay unlinked.
+    """
+    if not symbols or not len(points):
+        return np.ones(len(points))
+    centres = np.array([s.center for s in symbols])
+    extents = np.array([s.extent for s in symbols])
+    d = np.linalg.norm(points[:, None] - centres[None], axis=2)
+    nearest = np.argsort(d, axis=1)[:, : min(len(symbols), 5)]
+    local = np.median(extents[nearest], axis=1) / np.median(extents)
+    return np.clip(local, 1 / PERSPECTIVE, PERSPECTIVE)
 
 
 def find_squares(work: Work, symbols: list[Symbol], pitch: float) -> np.ndarray:
@@ -401,13 +432,18 @@ def find_squares(work: Work, symbols: list[Symbol], pitch: float) -> np.ndarray:
     only help link tiles (see :func:`vision.lattice.assign_cells`).
     """
     gray = cv2.cvtColor(work.image, cv2.COLOR_BGR2GRAY)
+    # stretched to the local bright level, so the line contrast is relative: a warm lamp or
+    # half light lowers a printed line's contrast in grey levels along with the whole board
+    gray = np.clip(255.0 * gray / (_bright_level(gray) + 8.0), 0, 255).astype(np.uint8)
     block = max(3, int(pitch / 2) | 1)
     line = cv2.adaptiveThreshold(gray, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
                                  block, LINE_CONTRAST)
-    holes = _holes(line | work.dark, 0.6 * pitch, 1.5 * pitch)
+    holes = _holes(line | work.dark, 0.6 * pitch / PERSPECTIVE, 1.5 * pitch * PERSPECTIVE)
     extent = np.maximum(holes[:, 2], holes[:, 3])
     area = holes[:, 4]
-    keep = (area > 0.3 * pitch ** 2) & (area < 1.1 * pitch ** 2) & (area > 0.45 * extent ** 2)
+    side = pitch * _local_size(holes[:, 6:8], symbols)
+    keep = ((extent >= 0.6 * side) & (extent <= 1.5 * side) & (area > 0.3 * side ** 2)
+            & (area < 1.1 * side ** 2) & (area > 0.45 * extent ** 2))
     # the middle of the box, not the centroid: a bonus square's digit carves into its hole
     centres = holes[keep, 6:8]
     if symbols and len(centres):

@@ -30,6 +30,11 @@ SYMBOL_SIDE = 0.8
 MIN_TILE_PROB = 0.5
 """Below this classifier "is a tile" probability a candidate is not reported."""
 
+DOUBTFUL_TILE_PROB = 0.99
+"""The same for a candidate found only by the loosest recovery test (``Located.doubtful``):
+rendered tiles found so score 0.993 or more, printed bonus squares between tiles
+in the real oblique photos up to 0.97."""
+
 NEIGHBOURS = np.array([(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy])
 
 
@@ -56,6 +61,7 @@ class Located:
     centers: np.ndarray  # (N, 2) float, photo pixels
     fractional: np.ndarray  # (N, 2) float: the centres in cell units (crop centres)
     lattice: Lattice
+    doubtful: np.ndarray  # (N,) bool: found only by the loosest test (see detect.DOUBTFUL)
 
 
 @dataclass(frozen=True)
@@ -100,7 +106,7 @@ def locate_tiles(image: np.ndarray) -> Located:
         symbols = detect.drop_table_like(work, symbols, pitch)
     if not symbols:
         return Located(np.zeros((0, 2), int), np.zeros((0, 2)), np.zeros((0, 2)),
-                       Lattice(np.eye(3), 0.0))
+                       Lattice(np.eye(3), 0.0), np.zeros(0, bool))
     # the axes and the board's squares hardly change as tiles are dropped or recovered
     points = np.array([s.center for s in symbols])
     extents = np.array([s.extent for s in symbols])
@@ -121,8 +127,9 @@ def locate_tiles(image: np.ndarray) -> Located:
     to_photo = np.diag([1 / work.scale, 1 / work.scale, 1.0])
     homography = to_photo @ grid.homography
     cells = grid.cells[grid.keep]
+    doubtful = np.array([s.doubtful for s in symbols], bool)[grid.keep]
     return Located(cells, points / work.scale, grid.to_cells(points),
-                   Lattice(homography, lattice.cell_side(homography, cells)))
+                   Lattice(homography, lattice.cell_side(homography, cells)), doubtful)
 
 
 def _fit(symbols: list[detect.Symbol], axes: np.ndarray, squares: np.ndarray) -> lattice.Grid:
@@ -173,7 +180,8 @@ def scan_image(image: np.ndarray, colours: Sequence[str] = COLOURS) -> ScanResul
 
     The classifier's model is loaded on the first call (not counted in later calls' ``ms``).
     Candidates the classifier judges not to be a tile at all (``tile_prob`` below
-    :data:`MIN_TILE_PROB`) are dropped: a last guard against a dark object with a light mark.
+    :data:`MIN_TILE_PROB`, or :data:`DOUBTFUL_TILE_PROB` for doubtful ones) are dropped: a
+    last guard against a dark object with a light mark.
     """
     start = time.perf_counter()
     located = locate_tiles(image)
@@ -182,8 +190,9 @@ def scan_image(image: np.ndarray, colours: Sequence[str] = COLOURS) -> ScanResul
         crops = extract_crops(image, located.lattice.homography, located.fractional)
         guesses = classify_crops(crops, colours)
     tiles = [TileReading(int(c[0]), int(c[1]), g, (float(p[0]), float(p[1])))
-             for c, p, g in zip(located.cells, located.centers, guesses, strict=True)
-             if g.tile_prob >= MIN_TILE_PROB]
+             for c, p, g, doubt in zip(located.cells, located.centers, guesses,
+                                       located.doubtful, strict=True)
+             if g.tile_prob >= (DOUBTFUL_TILE_PROB if doubt else MIN_TILE_PROB)]
     return ScanResult(tiles, located.lattice if tiles else None,
                       (time.perf_counter() - start) * 1000)
 

@@ -1,5 +1,93 @@
-"""`qwirkle replay` (being written)."""
+"""`qwirkle replay`: read a recorded game (photos or video) or a camera, print the moves and scores.
+
+It runs the same pipeline as the live table (:class:`vision.tracker.MoveTracker`), without a
+person to confirm: every move is taken as read, and the ones that need a person's eye are
+marked so. If the source fails half-way, the moves found so far are still printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from engine.tiles import ALL_COLOURS, COLOURS
+from vision.decode import DetectedMove
+from vision.source import SourceError, open_source
+from vision.tracker import MoveTracker
+
+EXAMPLE = """example:
+  qwirkle replay ../shared/data/real/classic-a --colours red,orange,yellow,green,blue,white
+  qwirkle replay game.mp4 --json --still-seconds 0.7"""
+
+
+def colour_list(text: str) -> tuple[str, ...]:
+    """The --colours value: six distinct colour names, comma-separated."""
+    names = tuple(name.strip().lower() for name in text.split(",") if name.strip())
+    unknown = [n for n in names if n not in ALL_COLOURS]
+    if unknown or len(set(names)) != 6:
+        raise argparse.ArgumentTypeError(
+            f"need six distinct colours from {', '.join(ALL_COLOURS)}; got {text!r}")
+    return names
 
 
 def register(subparsers) -> None:
-    subparsers.add_parser("replay", help="(being written)").set_defaults(func=lambda args: 1)
+    parser = subparsers.add_parser(
+        "replay", help="read the moves and scores of a recorded game or a camera",
+        description="Find every move in a folder of photos (one per move, in file-name order), "
+                    "a video file, a camera index or URL, or 'demo', and score it.",
+        epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("source", help="folder of photos, video file, camera index, URL or 'demo'")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--colours", type=colour_list, default=COLOURS,
+                        help="the set's six colours, comma-separated (default: %(default)s)")
+    parser.add_argument("--still-seconds", type=float, default=0.5,
+                        help="how long the table must be still before it is read (video/camera)")
+    parser.set_defaults(func=run)
+
+
+def replay(source_spec: str, colours, still_seconds: float) -> tuple[list[DetectedMove],
+                                                                     MoveTracker, str]:
+    """All moves of a source, the tracker (for the final board) and an error message or ""."""
+    tracker = MoveTracker(colours=colours, still_seconds=still_seconds)
+    moves: list[DetectedMove] = []
+    try:
+        with open_source(source_spec) as source:
+            for frame in source:
+                moves.extend(tracker.feed(frame))
+    except SourceError as err:
+        return tracker.settled(moves), tracker, str(err)
+    return tracker.settled(moves), tracker, ""
+
+
+def _placed_json(tiles) -> list[list]:
+    return [[x, y, tile.colour, tile.shape] for x, y, tile in tiles]
+
+
+def print_moves(moves: list[DetectedMove]) -> None:
+    total = 0
+    for number, move in enumerate(moves, 1):
+        total += move.score or 0
+        tiles = " ".join(f"{tile.code}({x},{y})" for x, y, tile in move.tiles) or "(no new tiles)"
+        score = "?" if move.score is None else f"+{move.score}"
+        at = move.at if isinstance(move.at, str) else f"{move.at:.1f}s"
+        print(f"{number:3d}  {at:>8}  {score:>4}  total {total:4d}  {tiles}")
+        if move.needs_confirmation:
+            print(f"{'':15}check: {move.reason}")
+
+
+def run(args: argparse.Namespace) -> int:
+    moves, tracker, error = replay(args.source, args.colours, args.still_seconds)
+    if args.json:
+        print(json.dumps({
+            "moves": [{"tiles": _placed_json(m.tiles), "score": m.score,
+                       "needs_confirmation": m.needs_confirmation, "reason": m.reason,
+                       "at": m.at} for m in moves],
+            "board": _placed_json(tracker.board.placed()),
+        }))
+    else:
+        print_moves(moves)
+    if error:
+        print(f"qwirkle replay: {error} ({len(moves)} moves found before that)", file=sys.stderr)
+        return 2
+    return 0

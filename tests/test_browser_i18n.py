@@ -1,0 +1,87 @@
+"""Languages in a real browser (Debian's chromium through Playwright), against `qwirkle serve`
+in demo mode: a tablet switches to Arabic from the menu while a laptop stays in English on the
+same game, the Arabic page mirrors and still updates live, and no language overflows a tablet
+screen. Leaves a screenshot of the tablet per language in docs/screenshots/ (the README shows
+the Arabic one)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+# The same browser fixture and skip-without-chromium marks as the table app's browser tests.
+from test_browser_table import browser, pytestmark  # noqa: F401  (pytest reads both)
+from test_i18n_locale import LANGUAGES, translations
+from webui_support import ROW, Servers
+
+SHOTS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
+PORTRAIT = {"width": 800, "height": 1280}
+LANDSCAPE = {"width": 1280, "height": 800}
+
+
+@pytest.fixture
+def server(tmp_path):
+    pool = Servers(tmp_path / "games.sqlite3")
+    yield pool.start("demo")
+    pool.close()
+
+
+def choose(page, code: str) -> None:
+    """Pick a language from the page's menu, as a player would; the page reloads in it."""
+    page.select_option("#language", code)
+    page.wait_for_selector(f"html[lang='{code}']")
+    page.wait_for_load_state("networkidle")
+    page.evaluate("document.fonts.ready")
+
+
+def overflow(page) -> int:
+    """How many pixels the page is wider than the screen (0 when nothing sticks out)."""
+    return page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+
+
+def test_a_tablet_in_arabic_and_a_laptop_in_english_watch_one_game(browser, server):  # noqa: F811
+    from playwright.sync_api import expect
+
+    tablet = browser.new_context(viewport=PORTRAIT, has_touch=True, locale="en-GB").new_page()
+    tablet.goto(f"{server.base}/join?t={server.token}")
+    tablet.wait_for_url("**/games/*/tablet")
+    game = int(tablet.get_attribute("body", "data-game"))
+    laptop = browser.new_context(viewport=LANDSCAPE, locale="en-GB").new_page()
+    laptop.goto(f"{server.base}/games/{game}/table")
+
+    choose(tablet, "ar")
+    assert tablet.get_attribute("html", "dir") == "rtl"
+    exchange = tablet.locator("[data-open=exchange-dialog]")
+    expect(exchange).to_have_text(translations("ar").gettext("Exchange"))
+    assert tablet.url.endswith(f"/games/{game}/tablet")  # the menu came back to the same page
+    # The score sheet's columns run right to left: the first seat is the rightmost.
+    heads = tablet.locator(".sheet thead th")
+    assert heads.nth(1).bounding_box()["x"] > heads.nth(2).bounding_box()["x"]
+
+    # A move played through the API reaches both pages live, each in its own language.
+    turn = server.api("POST", f"/api/games/{game}/turns", {"kind": "place", "tiles": ROW})
+    seat = turn["turns"][-1]["player"]
+    points = str(turn["players"][seat]["total"])
+    for page in (tablet, laptop):
+        expect(page.locator(f"td[data-total='{seat}']")).to_have_text(points)
+    assert laptop.get_attribute("html", "lang") == "en"
+    assert tablet.get_attribute("html", "lang") == "ar"
+
+    # A move waiting on the card, then every language at tablet size, both ways round.
+    server.api("POST", f"/api/games/{game}/pending",
+               {"tiles": [{"x": 3, "y": 0, "colour": "red", "shape": "square"}]})
+    expect(tablet.locator("[data-action=confirm]")).to_be_visible()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    pages = [f"/games/{game}/tablet", f"/games/{game}/table", "/scoring"]
+    for code in LANGUAGES:
+        tablet.goto(server.base + pages[0])
+        choose(tablet, code)
+        expect(tablet.locator("[data-action=confirm]")).to_have_text(
+            translations(code).gettext("Confirm"))
+        tablet.screenshot(path=str(SHOTS / f"{code}.png"))
+        for path in pages:
+            tablet.goto(server.base + path)
+            for size in (LANDSCAPE, PORTRAIT):
+                tablet.set_viewport_size(size)
+                assert overflow(tablet) <= 0, f"{path} in {code} at {size} is too wide"

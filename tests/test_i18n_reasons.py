@@ -1,0 +1,249 @@
+"""Every way the engine can refuse a move, every doubt the camera's decoder can raise and every
+way the camera can be lost is said in the reader's language: each is made for real here
+(through the rules, the table model, the decoder and registration fed with the replay tests'
+stand-in readings, and the frame sources with a stand-in capture device) and must be
+recognised."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from replay_fakes import guess, reading
+from test_i18n_locale import translations
+from webui_support import ROW, Table, make_app
+
+from engine.board import Board
+from engine.game import simulate
+from engine.rules import IllegalMove, check_move
+from engine.table import Exchange, Pass, Place, TableGame
+from engine.tiles import COLOURS, SHAPES, Tile
+from vision.decode import decode_move
+from vision.register import register
+from vision.source import CaptureSource, FolderSource, SourceError, open_source
+from webui import i18n
+from webui.reasons import CAMERA, recognise, recognise_doubts
+from webui.scoring import replay
+
+REDS = [(x, 0, Tile("red", shape)) for x, shape in enumerate(SHAPES)]
+
+
+def t(code: str) -> Tile:
+    return Tile.from_code(code)
+
+
+def refusal(play) -> str:
+    """The engine's reason when ``play()`` is refused by the table model."""
+    with pytest.raises(IllegalMove) as refused:
+        play()
+    return str(refused.value)
+
+
+def rules_reason(board: list, move: list) -> str:
+    check = check_move(Board.from_placed(board), move)
+    assert not check.legal
+    return check.reason
+
+
+def late_game() -> tuple[TableGame, TableGame]:
+    """From a simulated game: the table when the bag first holds under six tiles, and the
+    game ended (someone went out) on the very turn that emptied the bag."""
+    tables = list(replay(simulate(players=2, seed=1)))
+    nearly = next(table for table in tables if 0 < table.bag_size < 6)
+    emptied = next(table for table in tables if table.bag_size == 0)
+    return nearly, emptied.finish(0)
+
+
+def engine_reasons() -> dict[str, str]:
+    fresh = TableGame.new(["Ann", "Bob"])
+    opened = fresh.play(Place(tuple(REDS[:3])))
+    extended = opened.play(Place(((3, 0, Tile("red", "clover")),)))
+    nearly, ended = late_game()
+    last = len(ended.turns) - 1
+    return {
+        "no tiles": rules_reason([], []),
+        "cell twice": rules_reason([], [(0, 0, t("RCi")), (0, 0, t("RSq"))]),
+        "occupied": rules_reason([(0, 0, t("RCi"))], [(0, 0, t("RSq"))]),
+        "not in line": rules_reason([], [(0, 0, t("RCi")), (1, 1, t("RSq"))]),
+        "gap": rules_reason([], [(0, 0, t("RCi")), (2, 0, t("RSq"))]),
+        "not touching": rules_reason([(0, 0, t("RCi"))], [(5, 5, t("RSq"))]),
+        "too long": rules_reason(REDS, [(6, 0, t("RCi"))]),
+        "duplicate": rules_reason([(0, 0, t("RCi"))], [(1, 0, t("RCi"))]),
+        "mixed": rules_reason([(0, 0, t("RCi"))], [(1, 0, t("BSq"))]),
+        "ended": refusal(lambda: fresh.finish(None).play(Pass())),
+        "seven tiles": refusal(lambda: fresh.play(Place(tuple(
+            (x, 0, Tile(colour, "star")) for x, colour in enumerate((*COLOURS, "red")))))),
+        "not in set": refusal(lambda: fresh.play(Place(((0, 0, t("WSt")),)))),
+        "all copies": refusal(lambda: fresh.play(Place(tuple(
+            (0, y, t("RCi")) for y in range(4))))),
+        "exchange count": refusal(lambda: fresh.play(Exchange(7))),
+        "bag too small": refusal(lambda: nearly.play(Exchange(6))),
+        "early pass": refusal(lambda: fresh.play(Pass())),
+        "early end": refusal(lambda: fresh.finish(0)),
+        "correction": refusal(lambda: extended.replace(0, Place(((0, 0, t("RCi")),
+                                                                 (1, 0, t("BSq")))))),
+        "later turn": refusal(lambda: extended.replace(0, Place(((9, 9, t("RCi")),)))),
+        "ending": refusal(lambda: ended.void(last)),
+    }
+
+
+REASONS = engine_reasons()
+
+
+def camera_doubts() -> dict[str, str]:
+    """The decoder's doubts (several joined by "; ") and registration's problems."""
+    reds = Board.from_placed(REDS)
+    star = Board.from_placed([(0, 0, t("RSt"))])
+    row = Board.from_placed([(0, 0, t("RSt")), (1, 0, t("OSt")), (2, 0, t("YSt")),
+                             (3, 0, t("RCi"))])
+    scan = [reading(0, 0, guess("red", "star")), reading(1, 0, guess("orange", "star")),
+            reading(2, 0, guess("yellow", "clover")),  # was a yellow star
+            reading(3, 1, guess("red", "circle")),     # moved down one cell
+            reading(0, 0, guess("red", "star"))]       # read twice
+    moved = register(row, scan, scan_homography=None)
+    problems = [text for text, _ in moved.problems]
+    gone = register(row, scan[:3], scan_homography=None)
+    merged = [((x, 0), guess("red", shape)) for x, shape in enumerate(SHAPES)]
+    merged.append(((0, 1), guess("orange", "star")))
+
+    def reason(board: Board, new: list, flags: list[str] = ()) -> str:
+        move = decode_move(board, new, flags)
+        assert move.needs_confirmation and move.reason
+        return move.reason
+
+    return {
+        "two moves": reason(Board(), merged),
+        "no legal reading": reason(star, [((1, 0), guess("orange", "circle"))]),
+        "no reading, line too long": reason(reds, [((6, 0), guess("red", "circle"))]),
+        "unsure": reason(star, [((1, 0), guess("red", "square", 0.55, ("red", "cross", 0.44)))]),
+        "barely": reason(star, [((1, 0), guess("orange", "circle", 0.95,
+                                               ("red", "circle", 0.04)))]),
+        "registration": reason(row, moved.new, problems),
+        "vanished": "; ".join(text for text, _ in gone.problems),
+        # The tracker prefixes "note: " to problems away from the move (vision/tracker.py).
+        "note": "note: " + problems[0],
+    }
+
+
+DOUBTS = camera_doubts()
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    return make_app(tmp_path_factory.mktemp("reasons") / "games.sqlite3")
+
+
+@pytest.mark.parametrize("kind", sorted(REASONS))
+@pytest.mark.parametrize("code", ["en", "ar", "af", "vi", "hi"])
+def test_every_engine_refusal_is_said_in_the_readers_language(app, kind, code):
+    reason = REASONS[kind]
+    with app.test_request_context("/", headers={"Accept-Language": code}):
+        said = recognise(reason)
+    assert said, f"webui/reasons.py does not know the engine's reason {reason!r}"
+    assert "%(" not in said and "%s" not in said
+    if code != "en":
+        english = app.test_request_context("/", headers={"Accept-Language": "en"})
+        with english:
+            assert said != recognise(reason)
+        assert not re.search(r"\b(the|tiles?|line|bag|turn)\b", said), said
+
+
+class DeadCapture:
+    """A capture device that opens (or not) and never delivers a frame."""
+
+    def __init__(self, opened: bool) -> None:
+        self.opened = opened
+
+    def isOpened(self) -> bool:  # noqa: N802  (OpenCV's name)
+        return self.opened
+
+    def read(self) -> tuple[bool, None]:
+        return False, None
+
+    def get(self, _prop: int) -> float:
+        return 0.0
+
+    def release(self) -> None:
+        pass
+
+
+def source_failure(make) -> str:
+    """The SourceError message of making a source and reading its first frame."""
+    with pytest.raises(SourceError) as failed:
+        next(iter(make()))
+    return str(failed.value)
+
+
+def camera_failures(folder) -> dict[str, str]:
+    empty, broken = folder / "empty", folder / "broken"
+    empty.mkdir()
+    broken.mkdir()
+    (broken / "table.jpg").write_bytes(b"not a photo")
+
+    def capture(target, live: bool, opened: bool):
+        return lambda: CaptureSource(target, live=live, realtime=False, stall_seconds=0,
+                                     open_capture=lambda _: DeadCapture(opened))
+
+    return {
+        "camera will not open": source_failure(capture(0, True, False)),
+        "video will not open": source_failure(capture("game.mp4", False, False)),
+        "camera stalls": source_failure(capture(0, True, True)),
+        "video has no frame": source_failure(capture("game.mp4", False, True)),
+        "no photos": source_failure(lambda: FolderSource(empty)),
+        "broken photo": source_failure(lambda: FolderSource(broken)),
+        "no such source": source_failure(lambda: open_source(str(folder / "nowhere"))),
+    }
+
+
+def test_every_way_of_losing_the_camera_is_said_in_arabic(app, tmp_path):
+    for kind, message in camera_failures(tmp_path).items():
+        with app.test_request_context("/", headers={"Accept-Language": "ar"}):
+            said = recognise(message, CAMERA)
+        assert said, f"webui/reasons.py does not know the camera failure {kind}: {message!r}"
+        assert not re.search(r"\b(camera|video|photo|folder|cannot)\b", said), said
+
+
+@pytest.mark.parametrize("kind", sorted(DOUBTS))
+@pytest.mark.parametrize("code", ["en", "ar", "hi"])
+def test_every_camera_doubt_is_said_in_the_readers_language(app, kind, code):
+    doubt = DOUBTS[kind]
+    with app.test_request_context("/", headers={"Accept-Language": code}):
+        said = recognise_doubts(doubt)
+    assert said, f"webui/reasons.py does not know the camera's doubt {doubt!r}"
+    assert not any("%(" in part for part in said)
+    if code != "en":
+        assert not re.search(r"\b(the|tiles?|line|read|seen|move)\b", " ".join(said)), said
+
+
+def test_an_unknown_reason_is_shown_as_written(app):
+    with app.test_request_context("/", headers={"Accept-Language": "ar"}):
+        assert recognise("the table is on fire") is None
+        assert recognise_doubts("unsure which reading is right: x; the table is on fire") is None
+
+
+def test_the_move_card_and_the_api_give_the_reason_in_arabic(app):
+    table = Table(app)
+    table.client.set_cookie(i18n.COOKIE, "ar")
+    game = table.new_game()
+    table.place(game, ROW)
+    table.post(f"/api/games/{game}/pending",
+               {"tiles": [{"x": 3, "y": 0, "colour": "blue", "shape": "square"}]})
+    mixed = translations("ar").gettext("A line would mix colours and shapes.")
+    assert mixed in table.client.get(f"/games/{game}/tablet").text
+    refused = table.post(f"/api/games/{game}/pending/confirm")
+    assert refused.status_code == 409
+    assert refused.json["error"] == mixed
+
+
+def test_the_move_card_gives_the_cameras_doubt_in_hindi(app):
+    table = Table(app)
+    table.client.set_cookie(i18n.COOKIE, "hi")
+    game = table.new_game()
+    doubt = DOUBTS["unsure"]
+    app.extensions["qwirkle_games"].detected(((1, 0, t("RSq")),), True, doubt, [()])
+    page = table.client.get(f"/games/{game}/tablet").text
+    with app.test_request_context("/", headers={"Accept-Language": "hi"}):
+        (said,) = recognise_doubts(doubt)
+    card = page.split('class="card pending', 1)[1]
+    note = re.search(r'<p class="note">([^<]*)</p>', card).group(1)
+    assert note.endswith(said)

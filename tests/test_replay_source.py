@@ -1,0 +1,116 @@
+"""Frame sources: folder, video file, camera (a fake that vanishes), demo, and bad input."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.source import CaptureSource, SourceError, open_source
+
+
+def picture(value: int, size=(48, 64)) -> np.ndarray:
+    image = np.full((*size, 3), value, np.uint8)
+    cv2.circle(image, (20, 20), 8, (0, 0, 255), -1)
+    return image
+
+
+def test_folder_gives_photos_in_name_order_as_still_positions(tmp_path):
+    for name, value in [("02.jpg", 20), ("01.png", 10), ("10.jpg", 30), ("notes.txt", 0)]:
+        path = tmp_path / name
+        if name.endswith(".txt"):
+            path.write_text("not a photo")
+        else:
+            cv2.imwrite(str(path), picture(value))
+    frames = list(open_source(str(tmp_path)))
+    assert [f.name for f in frames] == ["01.png", "02.jpg", "10.jpg"]
+    assert all(f.still for f in frames)
+    assert [f.t for f in frames] == [0.0, 1.0, 2.0]
+    assert abs(int(frames[1].image[40, 50, 0]) - 20) <= 3
+
+
+def test_corrupt_photo_stops_with_its_name_after_the_good_ones(tmp_path):
+    cv2.imwrite(str(tmp_path / "01.jpg"), picture(10))
+    (tmp_path / "02.jpg").write_bytes(b"\xff\xd8 truncated")
+    seen = []
+    with pytest.raises(SourceError, match="02.jpg"):
+        for frame in open_source(tmp_path):
+            seen.append(frame.name)
+    assert seen == ["01.jpg"]
+
+
+def test_empty_folder_and_missing_path_are_clear_errors(tmp_path):
+    with pytest.raises(SourceError, match="no photos"):
+        open_source(str(tmp_path))
+    with pytest.raises(SourceError, match="no such camera, file or folder"):
+        open_source(str(tmp_path / "absent.mp4"))
+
+
+def test_video_file_frames_carry_seconds(tmp_path):
+    path = tmp_path / "clip.mp4"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), 10, (64, 48))
+    for i in range(15):
+        writer.write(picture(10 * i))
+    writer.release()
+    frames = list(open_source(str(path)))
+    assert len(frames) == 15
+    assert frames[0].t == 0.0 and frames[-1].t == pytest.approx(1.4)
+    assert not frames[0].still and frames[0].image.shape == (48, 64, 3)
+
+
+def test_corrupt_video_is_a_clear_error(tmp_path):
+    path = tmp_path / "broken.mp4"
+    path.write_bytes(b"\x00\x00\x00\x18ftypmp42" + bytes(range(256)) * 20)
+    with pytest.raises(SourceError, match="broken.mp4"):
+        list(open_source(str(path)))
+
+
+class VanishingCamera:
+    """A capture that delivers ``frames`` pictures and then nothing, like an unplugged webcam."""
+
+    def __init__(self, frames: int, opens: bool = True) -> None:
+        self.left, self.opens, self.released = frames, opens, False
+
+    def isOpened(self) -> bool:  # noqa: N802  # OpenCV's name
+        return self.opens
+
+    def read(self):
+        if self.left <= 0:
+            return False, None
+        self.left -= 1
+        return True, picture(100)
+
+    def get(self, prop):
+        return 0.0
+
+    def release(self) -> None:
+        self.released = True
+
+
+def test_camera_that_stops_delivering_raises_after_the_frames_it_gave():
+    camera = VanishingCamera(3)
+    source = CaptureSource(0, live=True, realtime=True, open_capture=lambda _: camera,
+                           stall_seconds=0.2)
+    got = []
+    with pytest.raises(SourceError, match="camera 0 stopped delivering"), source:
+        for frame in source:
+            got.append(frame)
+    assert len(got) == 3 and camera.released
+    assert got[0].t <= got[-1].t
+
+
+def test_camera_that_does_not_open_is_a_clear_error():
+    with pytest.raises(SourceError, match="cannot open camera 3"):
+        CaptureSource(3, live=True, realtime=True,
+                      open_capture=lambda _: VanishingCamera(0, opens=False))
+
+
+def test_demo_delivers_rendered_frames_at_ten_per_second():
+    source = open_source("demo", realtime=False)
+    frames = []
+    for frame in source:
+        frames.append(frame)
+        if len(frames) == 3:
+            break
+    assert [f.t for f in frames] == pytest.approx([0.0, 0.1, 0.2])
+    assert frames[0].image.ndim == 3 and frames[0].image.shape[1] >= 640

@@ -1,0 +1,161 @@
+"""Registration: put a new scan's tiles onto the cells of the board seen so far.
+
+Every scan fits its own lattice, with its own origin and, when the camera turned, possibly its
+own quarter-turn. Before two positions can be compared, the new scan's cells must be mapped
+onto the board's: a camera bump or a tile nudged by a third of a cell must not look like a
+move. The map is found by letting every pair (new reading, known tile) vote for the rotation
+and translation that would superimpose them, weighting votes by how well the labels agree.
+The true map gathers a vote from nearly every old tile; a wrong one from only a few.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from engine.board import Board, Cell
+from engine.tiles import Tile
+from vision.decode import label_prob, label_table
+
+ROTATIONS: tuple[tuple[int, int, int, int], ...] = ((1, 0, 0, 1), (0, -1, 1, 0),
+                                                     (-1, 0, 0, -1), (0, 1, -1, 0))
+"""The four quarter-turns of the grid as row-major 2x2 integer matrices."""
+
+TIE_MARGIN = 0.5
+"""Maps whose votes are within this of the best are told apart by pixel positions instead."""
+
+SURE_CELL = 0.3
+"""A tile this close (in cells) to a lattice point lies in that cell, whatever the scan said."""
+
+RELABEL_MAX_PROB = 0.01
+"""A tile whose confirmed shape (or colour) the new reading gives less than this has changed."""
+
+RELABEL_MIN_CONFIDENCE = 0.9
+"""...provided the new reading is itself this sure of its shape (colour); else it is noise."""
+
+
+@dataclass(frozen=True)
+class GridMap:
+    """Scan cell -> board cell: ``board = R @ scan + t``, with R one of :data:`ROTATIONS`."""
+
+    rotation: int
+    tx: int
+    ty: int
+
+    def apply(self, x: int, y: int) -> Cell:
+        a, b, c, d = ROTATIONS[self.rotation]
+        return (a * x + b * y + self.tx, c * x + d * y + self.ty)
+
+    def board_to_scan(self) -> np.ndarray:
+        """The 3x3 affine matrix taking board cells back to scan cells."""
+        a, b, c, d = ROTATIONS[self.rotation]
+        forward = np.array([[a, b, self.tx], [c, d, self.ty], [0, 0, 1]], dtype=float)
+        return np.linalg.inv(forward)
+
+
+@dataclass
+class Registration:
+    """One scan seen in the board's frame.
+
+    ``new`` are readings on empty cells (the candidate move), ``seen`` the readings on known
+    tiles, ``missing`` the known cells nothing was read on, and ``problems`` the human-readable
+    account of anything a person must look at (vanished, moved, relabelled tiles), each with
+    the cell it concerns.
+    """
+
+    grid_map: GridMap
+    homography: np.ndarray | None
+    new: list[tuple[Cell, object]] = field(default_factory=list)
+    seen: dict[Cell, object] = field(default_factory=dict)
+    missing: list[Cell] = field(default_factory=list)
+    problems: list[tuple[str, Cell]] = field(default_factory=list)
+    offsets: dict[Cell, tuple[float, float]] = field(default_factory=dict)
+    """Where each tile read lies relative to its cell's centre, in cells (nudges, lattice fit)."""
+
+
+def _pixel_residual(grid_map: GridMap, readings: Sequence, prior: np.ndarray | None) -> float:
+    """How far the map puts tiles from where the previous lattice says their pixels lie."""
+    if prior is None or not readings:
+        return float(grid_map.rotation != 0)
+    centres = np.array([[*r.center, 1.0] for r in readings], dtype=float).T
+    lattice = np.linalg.inv(prior) @ centres
+    lattice = lattice[:2] / lattice[2]
+    mapped = np.array([grid_map.apply(r.x, r.y) for r in readings], dtype=float).T
+    return float(np.median(np.hypot(*(mapped - lattice))))
+
+
+def find_grid_map(board: dict[Cell, Tile], readings: Sequence,
+                  prior: np.ndarray | None = None) -> GridMap:
+    """The rotation and translation that lay ``readings`` best over the known ``board``.
+
+    ``prior`` is the previous position's board-cell -> pixel homography; with a fixed camera it
+    settles what the votes cannot (a one-tile board, or a symmetric pattern).
+    """
+    if not board or not readings:
+        return min((GridMap(k, 0, 0) for k in range(4)),
+                   key=lambda m: _pixel_residual(m, readings, prior))
+    votes: dict[GridMap, float] = defaultdict(float)
+    for r in readings:
+        probs = label_table(r.guess)
+        weights = [(bx, by, 1.0 + probs.get(tile, 0.0)) for (bx, by), tile in board.items()]
+        for k, (a, b, c, d) in enumerate(ROTATIONS):
+            rx, ry = a * r.x + b * r.y, c * r.x + d * r.y
+            for bx, by, w in weights:
+                votes[GridMap(k, bx - rx, by - ry)] += w
+    best = max(votes.values())
+    contenders = [m for m, v in votes.items() if v >= best - TIE_MARGIN]
+    return min(contenders, key=lambda m: (_pixel_residual(m, readings, prior), -votes[m]))
+
+
+def _contradicts(guess, old: Tile) -> bool:
+    """Whether a reading is sure the tile's shape or colour is not the confirmed one.
+
+    Shape and colour are judged apart: a reading torn between red and purple still knows a
+    clover from a square.
+    """
+    return any(probs.get(name, 0.0) < RELABEL_MAX_PROB
+               and max(probs.values(), default=0.0) >= RELABEL_MIN_CONFIDENCE
+               for probs, name in ((guess.shape_probs, old.shape),
+                                   (guess.colour_probs, old.colour)))
+
+
+def register(board: Board, readings: Sequence, scan_homography: np.ndarray | None,
+             prior: np.ndarray | None = None) -> Registration:
+    """Map a scan's ``readings`` onto ``board`` and sort them into new, seen and missing."""
+    known = {(x, y): tile for x, y, tile in board.placed()}
+    grid_map = find_grid_map(known, readings, prior)
+    homography = None if scan_homography is None else scan_homography @ grid_map.board_to_scan()
+    reg = Registration(grid_map, homography)
+    cells = [grid_map.apply(r.x, r.y) for r in readings]
+    if homography is not None and readings:
+        pixels = np.array([[r.center for r in readings]], np.float64)
+        lattice = cv2.perspectiveTransform(pixels, np.linalg.inv(homography))[0]
+        for i, (fx, fy) in enumerate(lattice):
+            near = (round(fx), round(fy))
+            if near != cells[i] and max(abs(fx - near[0]), abs(fy - near[1])) < SURE_CELL:
+                cells[i] = near  # the scan's cell disagrees with its own lattice: trust pixels
+            reg.offsets[cells[i]] = (float(fx - cells[i][0]), float(fy - cells[i][1]))
+    for r, cell in zip(readings, cells, strict=True):
+        if cell in reg.seen or any(cell == c for c, _ in reg.new):
+            reg.problems.append((f"two tiles read in cell {cell}", cell))
+            continue
+        if cell not in known:
+            reg.new.append((cell, r.guess))
+            continue
+        reg.seen[cell] = r.guess
+        old = known[cell]
+        if _contradicts(r.guess, old):
+            reg.problems.append((f"tile at {cell} was {old}, now reads {r.guess.tile}", cell))
+    reg.missing = sorted(set(known) - set(reg.seen))
+    for cell in reg.missing:
+        moved_to = [c for c, g in reg.new if label_prob(g, known[cell]) >= 0.5
+                    and max(abs(c[0] - cell[0]), abs(c[1] - cell[1])) <= 1]
+        where = f", moved to {moved_to[0]}?" if moved_to else ""
+        reg.problems.append((f"{known[cell]} at {cell} is no longer seen{where}",
+                             moved_to[0] if moved_to else cell))
+    reg.new.sort(key=lambda item: item[0])
+    return reg

@@ -1,0 +1,350 @@
+"""The live pipeline: frames in, moves out, for the web app and `qwirkle replay` alike.
+
+A :class:`MoveTracker` chains the stable-frame gate (is this a new still position?), the scan
+(which tiles where), registration (onto the cells of the board known so far) and decoding
+(the most probable legal labelling of the new tiles, scored). It keeps the board the players
+confirmed, so old tiles keep their confirmed labels and only what changed is decided anew.
+
+A position where known tiles next to the new ones have vanished is held back for ``PATIENCE``
+seconds of video: a hand resting over the tiles looks exactly like that, and a moment later
+it is gone.
+
+Since a wrong score must never pass silently, a move is also flagged when something in its
+lines is in doubt: an empty cell whose look changed with no tile read there (a tile the scan
+missed; it stays suspect until read), a reading the classifier half-believed is a tile, a
+tile read late, or a tile from an earlier flagged move whose label is not yet settled.
+Without confirmations (``qwirkle replay``) later pictures keep weighing the labels this
+tracker chose itself; :meth:`MoveTracker.settled` gives the moves with the labels settled on.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from engine.board import Board, Cell, Placed
+from engine.rules import check_move
+from engine.tiles import COLOURS, Tile
+from vision.crops import CROP, extract_crops
+from vision.decode import DetectedMove, decode_move, label_table
+from vision.register import Registration, register
+from vision.scan import scan_image
+from vision.source import Frame
+from vision.stable import StableGate
+
+PATIENCE = 1.0
+"""Seconds a position with vanished tiles in the move's lines waits for the scene to change."""
+
+MIN_TILE_PROB = 0.5
+"""Readings the classifier thinks are more likely not a tile (a bonus square) are ignored."""
+
+CELL_CHANGE = 0.2
+"""Mean log-colour change of an empty cell's middle that means something was put there."""
+
+SIDES = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+SETTLED_SHARE = 0.999
+"""A label holding this share of a tile's evidence is settled: moves built on it need no flag."""
+
+FLOOR_PROB = 1e-3
+"""The least probability a reading lends a label, so one bad look cannot veto it."""
+
+MAYBE_TILE_PROB = 0.1
+"""A reading left out as not a tile but above this is shown to a person if it bears on a move."""
+
+MIN_SEEN_SHARE = 0.5
+"""Below this share of known tiles found again, the scan did not see the board: no move."""
+
+
+@dataclass
+class _Held:
+    """A position held back because known tiles were not seen in it."""
+
+    frame: Frame
+    registration: Registration
+
+
+class MoveTracker:
+    """Turn a stream of frames into detected moves; see the module docstring."""
+
+    def __init__(self, colours: Iterable[str] = COLOURS, still_seconds: float = 0.5) -> None:
+        self.colours = tuple(colours)
+        self.still_seconds = still_seconds
+        self.reset()
+
+    def reset(self) -> None:
+        """Start over with an empty table (a new game)."""
+        self.board = Board()
+        self._gate = StableGate(self.still_seconds)
+        self._homography: np.ndarray | None = None
+        self._held: _Held | None = None
+        self._image: np.ndarray | None = None
+        self._last: Registration | None = None
+        self._reported: set[str] = set()
+        self._suspects: set[Cell] = set()
+        self._evidence: dict[Cell, dict[Tile, float]] = {}
+        self._doubtful: set[Cell] = set()
+        self._frame: np.ndarray | None = None
+        self._last_move: tuple[Placed, ...] = ()
+
+    def accept(self, board: Board | Iterable[Placed]) -> None:
+        """Adopt the board the players confirmed; later moves are read against it."""
+        self.board = board if isinstance(board, Board) else Board.from_placed(board)
+        self._suspects.clear()  # the players have looked at the table
+        self._evidence.clear()  # and their labels are final
+        self._doubtful.clear()
+
+    def feed(self, frame: Frame) -> list[DetectedMove]:
+        """Look at one frame; return the moves it completes (usually none)."""
+        self._frame = frame.image
+        if frame.still:
+            return self._position(frame, wait=False)
+        if self._gate.update(frame.image, frame.t):
+            return self._position(frame, wait=True)
+        if self._held is not None and frame.t - self._held.frame.t >= PATIENCE:
+            held, self._held = self._held, None
+            return self._report(held.frame, held.registration)
+        return []
+
+    def _position(self, frame: Frame, wait: bool) -> list[DetectedMove]:
+        """A new still position: scan it and report what changed."""
+        self._held = None
+        scan = scan_image(frame.image, colours=self.colours)
+        readings = [r for r in scan.tiles if r.guess.tile_prob >= MIN_TILE_PROB]
+        lattice = scan.lattice
+        reg = register(self.board, readings, None if lattice is None else lattice.homography,
+                       self._homography)
+        if len(self.board) >= 4 and len(reg.seen) < MIN_SEEN_SHARE * len(self.board):
+            return []
+        unexplained = _unexplained_change(reg, frame.image, self._last, self._image)
+        reg.problems += unexplained
+        self._suspects |= {cell for _, cell in unexplained}
+        reg.problems += _doubtful(scan.tiles, reg, self.board)
+        self._weigh(reg)
+        if reg.homography is not None:
+            self._homography = reg.homography
+        self._last, self._image = reg, frame.image
+        self._gate.region = _tile_region(readings, frame.image.shape,
+                                         0.0 if lattice is None else lattice.pitch_px)
+        if wait and self._flags(reg):
+            self._held = _Held(frame, reg)
+            return []
+        return self._report(frame, reg)
+
+    def _weigh(self, reg: Registration) -> None:
+        """Let every new look at a tile this tracker labelled itself refine its label.
+
+        A first reading torn between two labels that the rules both allow (white or blue, on
+        a first move) is settled by the next pictures. Labels the players confirmed
+        (:meth:`accept`) are never touched, and a change that would break a line is refused.
+        Scores do not change: they depend on line lengths only.
+        """
+        for cell, guess in reg.seen.items():
+            evidence = self._evidence.get(cell)
+            if evidence is None:
+                continue
+            table = label_table(guess)
+            for tile in evidence:
+                evidence[tile] += math.log(max(table.get(tile, 0.0), FLOOR_PROB))
+            best = max(evidence, key=evidence.__getitem__)
+            top = evidence[best]
+            share = 1.0 / sum(math.exp(v - top) for v in evidence.values())
+            if share >= SETTLED_SHARE:
+                self._doubtful.discard(cell)
+            old = self.board.get(cell)
+            if best == old:
+                continue
+            rest = Board.from_placed(p for p in self.board.placed() if p[:2] != cell)
+            if check_move(rest, [(*cell, best)]).legal:
+                self.board = rest.with_tiles([(*cell, best)])
+                reg.problems = [(f"tile at {cell} now reads {best} (was read as {old})", cell)
+                                if c == cell and text.startswith("tile at") else (text, c)
+                                for text, c in reg.problems]
+
+    def _flags(self, reg: Registration) -> list[str]:
+        """The problems that bear on the move: on a cell in a line one of its tiles scores.
+
+        Cells that changed earlier without a tile being read there stay suspect until a tile
+        is read there or the players confirm the board: a tile missed once may be missed
+        again, and a later move in its line would be scored without it.
+        """
+        new_cells = [cell for cell, _ in reg.new]
+        flags = [text for text, cell in reg.problems if _in_line(cell, new_cells, self.board)]
+        fresh = {cell for _, cell in reg.problems}
+        flags += [f"a tile may lie unread at {cell} (it changed earlier)"
+                  for cell in sorted(self._suspects - fresh)
+                  if _in_line(cell, new_cells, self.board)]
+        flags += [f"scored with {self.board.get(cell)} at {cell}, from a move not yet confirmed"
+                  for cell in sorted(self._doubtful)
+                  if cell in self.board and _in_line(cell, new_cells, self.board)]
+        return flags
+
+    def _report(self, frame: Frame, reg: Registration) -> list[DetectedMove]:
+        """The move of a position, flagged by the problems that bear on it.
+
+        A problem on a cell in line with a new tile can change the move's legality or score,
+        so it flags the move every time it is seen. One elsewhere (a tile the scan missed
+        across the table) cannot, so it is noted once, in the reason, without a flag.
+
+        A tile read now on a cell that changed earlier was laid earlier and missed then: it
+        joins the board but not this move (which it would make illegal or mis-scored), and
+        the move is flagged so that a person puts it where it belongs.
+        """
+        flags = self._flags(reg)
+        notes = [text for text, cell in reg.problems
+                 if text not in flags and text not in self._reported]
+        self._reported.update(notes)
+        late = [(cell, guess) for cell, guess in reg.new if cell in self._suspects]
+        new = [(cell, guess) for cell, guess in reg.new if cell not in self._suspects]
+        self._suspects -= set(reg.seen) | {cell for cell, _ in reg.new}
+        flags += [f"{guess.tile} at {cell} was laid earlier (the picture changed there then) "
+                  "but is only read now" for cell, guess in late]
+        board = self.board.with_tiles((x, y, guess.tile) for (x, y), guess in late)
+        at = frame.name if frame.still else round(frame.t, 2)
+        if not new:
+            self.board = board
+            problems = flags + notes
+            return [DetectedMove((), None, True, "; ".join(problems), at)] if problems else []
+        move = decode_move(board, new, flags)
+        self.board = board.with_tiles(move.tiles)
+        if move.needs_confirmation:
+            self._doubtful |= {cell for cell, _ in new}
+        for (cell, guess), (_, _, tile) in zip(new, move.tiles, strict=True):
+            table = label_table(guess)
+            self._evidence[cell] = {t: math.log(max(table.get(t, 0.0), FLOOR_PROB))
+                                    for t in {tile, *table}}
+        self._last_move = move.tiles
+        reason = "; ".join([move.reason] * bool(move.reason) + [f"note: {n}" for n in notes])
+        return [DetectedMove(move.tiles, move.score, move.needs_confirmation, reason, at,
+                             move.guesses)]
+
+    def settled(self, moves: Iterable[DetectedMove]) -> list[DetectedMove]:
+        """Earlier moves with the labels later pictures settled on (see :meth:`_weigh`)."""
+        return [replace(m, tiles=tuple((x, y, self.board.get((x, y)) or t) for x, y, t in m.tiles))
+                for m in moves]
+
+    def last_overlay(self) -> np.ndarray | None:
+        """The latest frame with the board's cells drawn, the last move's tiles highlighted."""
+        if self._frame is None:
+            return None
+        image = self._frame.copy()
+        if self._homography is None:
+            return image
+        latest = {(x, y) for x, y, _ in self._last_move}
+        placed = self.board.placed()
+        if not placed:
+            return image
+        cells = np.array([[[x, y] for x, y, _ in placed]], dtype=np.float64)
+        pixels = cv2.perspectiveTransform(cells, self._homography)[0]
+        for (x, y, tile), (u, v) in zip(placed, pixels, strict=True):
+            colour = (0, 165, 255) if (x, y) in latest else (80, 220, 80)
+            centre = (int(round(u)), int(round(v)))
+            cv2.circle(image, centre, 6, colour, -1)
+            cv2.putText(image, tile.code, (centre[0] + 8, centre[1] - 8),
+                        cv2.FONT_HERSHEY_SIMPLEX, 0.45, colour, 1, cv2.LINE_AA)
+        return image
+
+
+def _doubtful(readings, reg: Registration, board: Board) -> list[tuple[str, Cell]]:
+    """Readings the classifier thought were probably not tiles, on empty cells.
+
+    Left out of the move, but a person should look if one lies in the move's lines: without
+    a picture from before (the first photo), nothing else would notice a tile read this way.
+    """
+    taken = set(board) | {cell for cell, _ in reg.new}
+    found = []
+    for r in readings:
+        cell = reg.grid_map.apply(r.x, r.y)
+        if MAYBE_TILE_PROB <= r.guess.tile_prob < MIN_TILE_PROB and cell not in taken:
+            found.append((f"something at {cell} may be a tile ({r.guess.tile}?)", cell))
+    return found
+
+
+def _in_line(cell: Cell, cells: list[Cell], occupied: Board) -> bool:
+    """Whether ``cell`` lies in a line that one of ``cells`` scores: in line, no gap between."""
+    taken = set(cells)
+    for x, y in cells:
+        if cell == (x, y):
+            return True
+        if cell[0] != x and cell[1] != y:
+            continue
+        dx = (cell[0] > x) - (cell[0] < x)
+        dy = (cell[1] > y) - (cell[1] < y)
+        step = (x + dx, y + dy)
+        while step != cell and (step in taken or step in occupied):
+            step = (step[0] + dx, step[1] + dy)
+        if step == cell:
+            return True
+    return False
+
+
+def _cell_patterns(image: np.ndarray, homography: np.ndarray, cells: list[Cell],
+                   offsets: dict[Cell, tuple[float, float]]) -> np.ndarray:
+    """The middle of each cell as a 6x6 log-colour pattern (N, 6, 6, 3); NaN off the picture.
+
+    The middle is the central 0.4 of a cell (a crop spans 1.2 cells), moved with the tiles
+    next to it (``offsets``: where tiles lie off their cell centres) so that a nudged
+    neighbour, or a lattice fitted a little off, does not put a tile's edge in it.
+    """
+    centres = []
+    for x, y in cells:
+        near = [offsets[x + dx, y + dy] for dx, dy in SIDES if (x + dx, y + dy) in offsets]
+        dx, dy = np.mean(near, axis=0) if near else (0.0, 0.0)
+        centres.append((x + dx, y + dy))
+    crops = extract_crops(image, homography, np.array(centres, np.float64))
+    middle = crops[:, CROP // 3:2 * CROP // 3, CROP // 3:2 * CROP // 3].astype(np.float32)
+    patterns = np.log(np.stack([cv2.resize(m, (6, 6), interpolation=cv2.INTER_AREA)
+                                for m in middle]) + 8.0)
+    pixels = cv2.perspectiveTransform(np.array([centres], np.float64), homography)[0]
+    h, w = image.shape[:2]
+    off = (pixels[:, 0] < 0) | (pixels[:, 0] >= w) | (pixels[:, 1] < 0) | (pixels[:, 1] >= h)
+    patterns[off] = np.nan
+    return patterns
+
+
+def _unexplained_change(reg: Registration, image: np.ndarray,
+                        before: Registration | None, before_image: np.ndarray | None
+                        ) -> list[tuple[str, Cell]]:
+    """Empty cells next to the tiles whose look changed although no tile was read there.
+
+    The scan can miss a tile (glare, a low score); then a move would be read short and scored
+    wrong without a word. Comparing the middle of each empty neighbouring cell in the two
+    pictures, each through its own lattice (so a moved camera does not matter) and after the
+    typical change of each colour channel (so a lamp does not matter), catches a tile laid there.
+    """
+    if (before is None or before_image is None or before.homography is None
+            or reg.homography is None):
+        return []
+    occupied = set(reg.seen) | set(reg.missing) | {cell for cell, _ in reg.new}
+    empty = sorted({(x + dx, y + dy) for x, y in occupied for dx, dy in SIDES} - occupied)
+    if len(empty) < 3:
+        return []
+    diff = (_cell_patterns(image, reg.homography, empty, reg.offsets)
+            - _cell_patterns(before_image, before.homography, empty, before.offsets))
+    if np.isnan(diff).all():
+        return []
+    diff -= np.nanmedian(diff, axis=(0, 1, 2))
+    change = np.abs(diff).mean(axis=(1, 2, 3))
+    return [(f"the picture changed at {cell} but no tile was read there", cell)
+            for cell, d in zip(empty, change, strict=True) if d > CELL_CHANGE]
+
+
+def _tile_region(readings, shape: tuple[int, ...],
+                 pitch: float) -> tuple[float, float, float, float] | None:
+    """Where tiles lie or may be laid next, as fractions of the frame: two cells round the tiles.
+
+    A new tile goes next to an old one, and its blob of change (shadow included) spreads about
+    half a cell further; an arm must come from the frame edge outside this.
+    """
+    if not readings:
+        return None
+    h, w = shape[:2]
+    us = [r.center[0] for r in readings]
+    vs = [r.center[1] for r in readings]
+    margin = 2 * pitch
+    return ((min(us) - margin) / w, (min(vs) - margin) / h,
+            (max(us) + margin) / w, (max(vs) + margin) / h)
