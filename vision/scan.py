@@ -31,9 +31,9 @@ MIN_TILE_PROB = 0.5
 """Below this classifier "is a tile" probability a candidate is not reported."""
 
 DOUBTFUL_TILE_PROB = 0.99
-"""The same for a candidate found only by the loosest recovery test (``Located.doubtful``):
-rendered tiles found so score 0.993 or more, printed bonus squares between tiles
-in the real oblique photos up to 0.97."""
+"""The same for a candidate that passed only the loosest recovery test (``Symbol.doubtful``),
+checked before it joins the lattice: rendered tiles found so score 0.993 or more, printed
+bonus squares between tiles in the real oblique photos up to 0.97."""
 
 NEIGHBOURS = np.array([(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy])
 
@@ -61,7 +61,6 @@ class Located:
     centers: np.ndarray  # (N, 2) float, photo pixels
     fractional: np.ndarray  # (N, 2) float: the centres in cell units (crop centres)
     lattice: Lattice
-    doubtful: np.ndarray  # (N,) bool: found only by the loosest test (see detect.DOUBTFUL)
 
 
 @dataclass(frozen=True)
@@ -106,7 +105,7 @@ def locate_tiles(image: np.ndarray) -> Located:
         symbols = detect.drop_table_like(work, symbols, pitch)
     if not symbols:
         return Located(np.zeros((0, 2), int), np.zeros((0, 2)), np.zeros((0, 2)),
-                       Lattice(np.eye(3), 0.0), np.zeros(0, bool))
+                       Lattice(np.eye(3), 0.0))
     # the axes and the board's squares hardly change as tiles are dropped or recovered
     points = np.array([s.center for s in symbols])
     extents = np.array([s.extent for s in symbols])
@@ -118,18 +117,16 @@ def locate_tiles(image: np.ndarray) -> Located:
         symbols = [s for s, ok in zip(symbols, fitting, strict=True) if ok]
         grid = _fit(symbols, axes, squares)
     for _ in range(RECOVERY_ROUNDS):
-        extra = _recover(work, symbols, grid)
+        extra = _vouched(image, work, grid, _recover(work, symbols, grid))
         if not extra:
             break
         symbols = symbols + extra
         grid = _fit(symbols, axes, squares)
     points = np.array([s.center for s in symbols])[grid.keep]
-    to_photo = np.diag([1 / work.scale, 1 / work.scale, 1.0])
-    homography = to_photo @ grid.homography
+    homography = _to_photo(work) @ grid.homography
     cells = grid.cells[grid.keep]
-    doubtful = np.array([s.doubtful for s in symbols], bool)[grid.keep]
     return Located(cells, points / work.scale, grid.to_cells(points),
-                   Lattice(homography, lattice.cell_side(homography, cells)), doubtful)
+                   Lattice(homography, lattice.cell_side(homography, cells)))
 
 
 def _fit(symbols: list[detect.Symbol], axes: np.ndarray, squares: np.ndarray) -> lattice.Grid:
@@ -152,6 +149,28 @@ def _symbol_sized(symbols: list[detect.Symbol], grid: lattice.Grid) -> np.ndarra
     cell_area = np.abs(u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0])
     area = np.array([s.size ** 2 for s in symbols]) / np.maximum(cell_area, 1e-9)
     return (area >= SYMBOL_AREA[0]) & (area <= SYMBOL_AREA[1])
+
+
+def _to_photo(work: detect.Work) -> np.ndarray:
+    """The homography from working pixels back to the photo's."""
+    return np.diag([1 / work.scale, 1 / work.scale, 1.0])
+
+
+def _vouched(image: np.ndarray, work: detect.Work, grid: lattice.Grid,
+             found: list[detect.Symbol]) -> list[detect.Symbol]:
+    """``found`` less the doubtful candidates that the classifier does not call a tile.
+
+    They are judged before they join the lattice, so a printed bonus square between tiles
+    never pulls the grid, and :func:`locate_tiles` alone gives the final cells.
+    """
+    doubtful = [s for s in found if s.doubtful]
+    if not doubtful:
+        return found
+    cells = grid.to_cells(np.array([s.center for s in doubtful]))
+    guesses = classify_crops(extract_crops(image, _to_photo(work) @ grid.homography, cells))
+    vouched = {id(s) for s, g in zip(doubtful, guesses, strict=True)
+               if g.tile_prob >= DOUBTFUL_TILE_PROB}
+    return [s for s in found if not s.doubtful or id(s) in vouched]
 
 
 def _recover(work: detect.Work, symbols: list[detect.Symbol],
@@ -180,8 +199,7 @@ def scan_image(image: np.ndarray, colours: Sequence[str] = COLOURS) -> ScanResul
 
     The classifier's model is loaded on the first call (not counted in later calls' ``ms``).
     Candidates the classifier judges not to be a tile at all (``tile_prob`` below
-    :data:`MIN_TILE_PROB`, or :data:`DOUBTFUL_TILE_PROB` for doubtful ones) are dropped: a
-    last guard against a dark object with a light mark.
+    :data:`MIN_TILE_PROB`) are dropped: a last guard against a dark object with a light mark.
     """
     start = time.perf_counter()
     located = locate_tiles(image)
@@ -190,9 +208,8 @@ def scan_image(image: np.ndarray, colours: Sequence[str] = COLOURS) -> ScanResul
         crops = extract_crops(image, located.lattice.homography, located.fractional)
         guesses = classify_crops(crops, colours)
     tiles = [TileReading(int(c[0]), int(c[1]), g, (float(p[0]), float(p[1])))
-             for c, p, g, doubt in zip(located.cells, located.centers, guesses,
-                                       located.doubtful, strict=True)
-             if g.tile_prob >= (DOUBTFUL_TILE_PROB if doubt else MIN_TILE_PROB)]
+             for c, p, g in zip(located.cells, located.centers, guesses, strict=True)
+             if g.tile_prob >= MIN_TILE_PROB]
     return ScanResult(tiles, located.lattice if tiles else None,
                       (time.perf_counter() - start) * 1000)
 
