@@ -64,7 +64,7 @@ def test_missing_source_is_a_clear_error(tmp_path, capsys):
 def test_bad_colours_are_refused(game_folder, capsys):
     with pytest.raises(SystemExit):
         cli.main(["replay", str(game_folder), "--colours", "red,blue"])
-    assert "six distinct colours" in capsys.readouterr().err
+    assert "give six different colours" in capsys.readouterr().err
 
 
 class StillThenGone:

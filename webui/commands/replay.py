@@ -11,24 +11,15 @@ import argparse
 import json
 import sys
 
-from engine.tiles import ALL_COLOURS, COLOURS
+from engine.tiles import COLOURS
 from vision.decode import DetectedMove
 from vision.source import SourceError, open_source
 from vision.tracker import MoveTracker
+from webui.commands import colour_list
 
 EXAMPLE = """example:
   qwirkle replay ../shared/data/real/classic-a --colours red,orange,yellow,green,blue,white
   qwirkle replay game.mp4 --json --still-seconds 0.7"""
-
-
-def colour_list(text: str) -> tuple[str, ...]:
-    """The --colours value: six distinct colour names, comma-separated."""
-    names = tuple(name.strip().lower() for name in text.split(",") if name.strip())
-    unknown = [n for n in names if n not in ALL_COLOURS]
-    if unknown or len(set(names)) != 6:
-        raise argparse.ArgumentTypeError(
-            f"need six distinct colours from {', '.join(ALL_COLOURS)}; got {text!r}")
-    return names
 
 
 def register(subparsers) -> None:

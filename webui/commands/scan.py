@@ -11,7 +11,8 @@ import json
 import sys
 from pathlib import Path
 
-from engine.tiles import ALL_COLOURS, COLOURS
+from engine.tiles import COLOURS
+from webui.commands import colour_list
 
 EXAMPLE = """\
 examples:
@@ -26,17 +27,6 @@ cross. JSON lines look like
 """
 
 
-def _colours(text: str) -> tuple[str, ...]:
-    names = tuple(name.strip().lower() for name in text.split(",") if name.strip())
-    unknown = [n for n in names if n not in ALL_COLOURS]
-    if unknown:
-        raise argparse.ArgumentTypeError(
-            f"unknown colour(s) {', '.join(unknown)}; choose from {', '.join(ALL_COLOURS)}")
-    if len(names) != 6 or len(set(names)) != 6:
-        raise argparse.ArgumentTypeError(f"give six different colours, got {len(names)}")
-    return names
-
-
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "scan",
@@ -47,7 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="photo files to scan")
     parser.add_argument("--json", action="store_true", help="one JSON line per image")
-    parser.add_argument("--colours", type=_colours, default=COLOURS, metavar="C1,...,C6",
+    parser.add_argument("--colours", type=colour_list, default=COLOURS, metavar="C1,...,C6",
                         help="the set's six colours (default " + ",".join(COLOURS) + ")")
     parser.add_argument("--debug-dir", type=Path, metavar="DIR",
                         help="write an overlay picture per image (lattice, cells, labels)")

@@ -22,7 +22,7 @@ from engine.tiles import COLOURS
 from vision.source import FrameSource, SourceError, open_source
 from vision.tracker import MoveTracker
 from webui.app import attach_live, create_app
-from webui.commands.replay import colour_list
+from webui.commands import colour_list
 from webui.games import Games
 
 EXAMPLE = """examples:
