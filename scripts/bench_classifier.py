@@ -24,7 +24,8 @@ from vision.synth.samples import render_samples  # noqa: E402
 from vision.synth.scene import View, random_layout, random_style, render_board  # noqa: E402
 
 
-def _median_ms(fn, repeat: int) -> float:
+def median_ms(fn, repeat: int) -> float:
+    """Median wall time of ``fn()`` in milliseconds; the benchmark scripts share it."""
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
@@ -45,10 +46,10 @@ def main() -> int:
     render = render_board(layout, rng, view=view, style=styles[0])
     crops = render_samples(render, rng, empties=0).crops
     classify_crops(crops)  # start-up: loads the model
-    ms = _median_ms(lambda: classify_crops(crops), args.repeat)
+    ms = median_ms(lambda: classify_crops(crops), args.repeat)
     print(f"classify_crops: {len(crops)} crops in {ms:.1f} ms (median of {args.repeat})")
     it = iter(styles * 2)
-    ms = _median_ms(lambda: render_board(layout, rng, view=view, style=next(it)), args.repeat)
+    ms = median_ms(lambda: render_board(layout, rng, view=view, style=next(it)), args.repeat)
     print(f"render_board: 960x720 frame, {args.tiles} tiles, {ms:.1f} ms (median)")
     return 0
 

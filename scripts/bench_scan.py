@@ -11,15 +11,15 @@ is rendered with vision.synth instead.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+
+from bench_classifier import median_ms  # noqa: E402  # scripts/ is on the path when run
 
 from engine.tiles import COLOURS  # noqa: E402
 from vision.crops import extract_crops  # noqa: E402
@@ -40,20 +40,20 @@ def main(argv: list[str] | None = None) -> int:
     print(f"photo: {source} ({image.shape[1]}x{image.shape[0]})")
     located = locate_tiles(image)
     print(f"tiles found: {len(located.cells)}")
-    print(f"locate_tiles: {_median_ms(lambda: locate_tiles(image), args.runs):.1f} ms median")
+    print(f"locate_tiles: {median_ms(lambda: locate_tiles(image), args.runs):.1f} ms median")
     try:
         scan_image(image, colours)  # start-up: loads the model
     except FileNotFoundError as error:
         print(f"classifier not timed: {error}")
         return 0
-    scan_ms = _median_ms(lambda: scan_image(image, colours), args.runs)
+    scan_ms = median_ms(lambda: scan_image(image, colours), args.runs)
     print(f"scan_image:   {scan_ms:.1f} ms median")
     from vision.classifier import classify_crops
 
     crops = extract_crops(image, located.lattice.homography, located.fractional)
     batch = crops[np.arange(args.tiles) % max(1, len(crops))] if len(crops) else crops
     print(f"classify_crops, batch of {len(batch)}: "
-          f"{_median_ms(lambda: classify_crops(batch, colours), args.runs):.1f} ms median")
+          f"{median_ms(lambda: classify_crops(batch, colours), args.runs):.1f} ms median")
     return 0
 
 
@@ -71,15 +71,6 @@ def _subject(path: Path | None, tiles: int):
     rng = np.random.default_rng(0)
     render = render_board(random_layout(rng, tiles, COLOURS), rng)
     return render.image, COLOURS, f"synthetic board of {tiles} tiles"
-
-
-def _median_ms(job, runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        job()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Tile crops: each tile's cell square, warped square to the lattice, at a fixed size.
 
-The contract (BRIEF.md) the classifier is trained on: the square [x-0.6, x+0.6] x
+The contract the classifier is trained on: the square [x-0.6, x+0.6] x
 [y-0.6, y+0.6] in lattice units round the tile's centre, warped through the lattice
 homography to ``CROP`` x ``CROP`` BGR pixels with the lattice axes along the image axes. The
 margin of 0.1 cell each side keeps a nudged or slightly rotated tile whole.
