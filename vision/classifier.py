@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.tiles import ALL_COLOURS, COLOURS, COPIES, SHAPES, Tile
+from engine.tiles import ALL_COLOURS, COLOURS, COPIES, SHAPES, Tile, tile_kinds
 from vision.crops import CROP
 
 MODEL_PATH = Path(__file__).resolve().parents[1] / "models" / "tile_classifier.onnx"
@@ -184,7 +184,7 @@ def classify_crops(crops: np.ndarray, colours: Sequence[str] = COLOURS) -> list[
     colour_p = _softmax(colour_logits[:, keep])
     colour_idx = resolve_colours(colour_p)
     tile_p = 1.0 / (1.0 + np.exp(-tile_logit))
-    kinds = [Tile(c, sh) for c in names for sh in SHAPES]  # index: colour * 6 + shape
+    kinds = tile_kinds(tuple(names))  # index: colour * 6 + shape
     joint = (colour_p[:, :, None] * shape_p[:, None, :]).reshape(len(crops), -1)
     ranked = np.argsort(-joint, axis=1, kind="stable")[:, : ALTERNATIVES + 1]
     best = colour_idx * len(SHAPES) + shape_p.argmax(axis=1)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from engine.tiles import SHAPES, Tile
+from engine.tiles import Tile, tile_kinds
 from vision.synth.tiles import TileSet, random_tile_set, rounded_square, shape_polygons
 
 Placed = tuple[int, int, Tile]
@@ -190,7 +190,7 @@ def random_layout(rng: np.random.Generator, count: int, colours: Sequence[str]) 
 
     The tiles are random kinds, not a legal game: the classifier must not learn neighbours.
     """
-    kinds = [Tile(c, s) for c in colours for s in SHAPES]
+    kinds = tile_kinds(tuple(colours))
     cells: dict[Cell, Tile] = {}
     x = y = 0
     while len(cells) < count:
