@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--geometry", action="store_true",
                         help="cells only: skip the classifier (label accuracy not measured)")
     parser.add_argument("--check", action="store_true",
-                        help=f"exit 1 when a figure is below {TARGET:.1%}")
+                        help=f"exit 1 when a figure is below {TARGET:.1%}".replace("%", "%%"))
     parser.add_argument("--synthetic", type=int, default=0, metavar="N",
                         help="also score N boards rendered by vision.synth (seeds 0..N-1; "
                         "random views, tables, light and glare; the default colours)")

@@ -1,6 +1,6 @@
 """Evaluate move inference (issue 4): real photos, the same as a video with hands, synthetic games.
 
-    .venv/bin/python scripts/eval_replay.py                 # everything (several minutes)
+    .venv/bin/python scripts/eval_replay.py                 # everything (about 20 minutes)
     .venv/bin/python scripts/eval_replay.py --games 2 --video-games 1   # a quick look
 
 For each game it replays the footage through :class:`vision.tracker.MoveTracker` exactly as
@@ -119,7 +119,7 @@ def eval_synthetic(tmp: Path, seed: int, video: bool, limit: int | None) -> tupl
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=10, help="synthetic games (photo sequences)")
-    parser.add_argument("--video-games", type=int, default=2,
+    parser.add_argument("--video-games", type=int, default=10,
                         help="how many of those also as 10-fps videos with hands")
     parser.add_argument("--moves", type=int, default=None, help="cut each synthetic game short")
     parser.add_argument("--seed", type=int, default=100, help="first synthetic game's seed")

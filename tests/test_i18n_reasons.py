@@ -7,6 +7,7 @@ recognised."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 from replay_fakes import guess, reading
@@ -21,6 +22,7 @@ from engine.tiles import COLOURS, SHAPES, Tile
 from vision.decode import decode_move
 from vision.register import register
 from vision.source import CaptureSource, FolderSource, SourceError, open_source
+from vision.tracker import _maybe_tile
 from webui import i18n
 from webui.reasons import CAMERA, recognise, recognise_doubts
 from webui.scoring import replay
@@ -91,7 +93,8 @@ REASONS = engine_reasons()
 
 
 def camera_doubts() -> dict[str, str]:
-    """The decoder's doubts (several joined by "; ") and registration's problems."""
+    """The decoder's doubts (several joined by "; "), registration's problems and what the
+    move tracker adds."""
     reds = Board.from_placed(REDS)
     star = Board.from_placed([(0, 0, t("RSt"))])
     row = Board.from_placed([(0, 0, t("RSt")), (1, 0, t("OSt")), (2, 0, t("YSt")),
@@ -105,6 +108,10 @@ def camera_doubts() -> dict[str, str]:
     gone = register(row, scan[:3], scan_homography=None)
     merged = [((x, 0), guess("red", shape)) for x, shape in enumerate(SHAPES)]
     merged.append(((0, 1), guess("orange", "star")))
+    circle = Board.from_placed([(0, 0, t("RSt")), (1, 0, t("RCi"))])
+    # The orange square is a doubted reading (the table through a gap?) that breaks the move.
+    doubted = [((2, 0), guess("red", "square")),
+               ((3, 1), replace(guess("orange", "square"), tile_prob=0.97))]
 
     def reason(board: Board, new: list, flags: list[str] = ()) -> str:
         move = decode_move(board, new, flags)
@@ -122,6 +129,26 @@ def camera_doubts() -> dict[str, str]:
         "vanished": "; ".join(text for text, _ in gone.problems),
         # The tracker prefixes "note: " to problems away from the move (vision/tracker.py).
         "note": "note: " + problems[0],
+        "left out": reason(circle, doubted),
+        # The move tracker's own doubts (vision/tracker.py, MoveTracker):
+        # _maybe_tile, for a doubtful reading off the move ...
+        "maybe a tile": _maybe_tile((3, 1), t("OSq")),
+        "maybe a tile, elsewhere": "note: " + _maybe_tile((5, -2), t("BCr")),
+        # ... _unexplained_change, for an empty cell whose picture changed ...
+        "unexplained change": "the picture changed at (2, 1) but no tile was read there",
+        # ... MoveTracker._flags, for such a cell still in the move's line, and for a tile of an
+        # unconfirmed move the score counts ...
+        "unread tile": "a tile may lie unread at (2, 1) (it changed earlier)",
+        "unconfirmed": "scored with yellow diamond at (0, -1), from a move not yet confirmed",
+        # ... MoveTracker._report, for a tile read on such a cell later ...
+        "read late": "green clover at (2, 1) was laid earlier (the picture changed there then) "
+                     "but is only read now",
+        # ... and MoveTracker._weigh, for a label later pictures settled differently.
+        "relabelled": "tile at (1, 0) now reads purple circle (was read as blue circle)",
+        "tracker flags": reason(star, [((1, 0), guess("red", "circle"))],
+                                ["a tile may lie unread at (2, 0) (it changed earlier)",
+                                 "scored with red star at (0, 0), from a move not yet "
+                                 "confirmed"]),
     }
 
 

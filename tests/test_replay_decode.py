@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 from replay_fakes import guess, reading
 
@@ -62,6 +64,26 @@ def test_more_than_six_new_tiles_are_two_moves_merged():
     new.append(((0, 1), guess(OR, "star")))
     move = decode_move(Board(), new)
     assert move.needs_confirmation and "more than one move" in move.reason
+
+
+def test_a_doubted_reading_that_makes_the_move_illegal_is_left_out_and_flagged():
+    board = board_of((0, 0, R, "star"), (1, 0, R, "circle"))
+    # A hole between tiles read as an orange square off the line, half believed to be a tile.
+    hole = replace(guess(OR, "square"), tile_prob=0.97)
+    new = [((2, 0), guess(R, "square")), ((3, 1), hole)]
+    move = decode_move(board, new)
+    assert move.tiles == ((2, 0, Tile(R, "square")),)
+    assert move.score == 3
+    assert move.left_out == ((3, 1),)
+    assert move.needs_confirmation and "orange square at (3, 1) left out" in move.reason
+
+
+def test_a_sure_tile_is_never_left_out_to_make_a_move_legal():
+    board = board_of((0, 0, R, "star"), (1, 0, R, "circle"))
+    new = [((2, 0), guess(R, "square")), ((3, 1), guess(OR, "square"))]
+    move = decode_move(board, new)
+    assert move.score is None and not move.left_out
+    assert move.needs_confirmation and "no reading" in move.reason
 
 
 def test_registration_undoes_a_shift_and_finds_the_new_tile():

@@ -109,10 +109,11 @@ def test_no_view_gives_no_move_and_loses_no_tile(game):
     assert tracker.board.placed() == before
 
 
-def test_a_new_tile_the_scan_missed_flags_the_move_and_joins_when_read(game, monkeypatch):
+def _scan_missing_once(monkeypatch, game):
+    """Make the scan miss move 2's yellow circle in the second picture only."""
     from vision import tracker as tracker_module
 
-    hidden = game[2].centers[(0, 2)]  # the yellow circle of move 2
+    hidden = game[2].centers[(0, 2)]
     calls = []
 
     def scan_missing_once(image, colours):
@@ -125,6 +126,21 @@ def test_a_new_tile_the_scan_missed_flags_the_move_and_joins_when_read(game, mon
         return replace(result, tiles=kept)
 
     monkeypatch.setattr(tracker_module, "scan_image", scan_missing_once)
+
+
+def test_a_tile_the_scan_missed_is_read_where_the_picture_changed(game, monkeypatch):
+    _scan_missing_once(monkeypatch, game)
+    moves = run(MoveTracker(), photos(game.stills()[1:4]))
+    assert as_truth(moves, MOVE_1 + MOVE_2 + MOVE_3) == expected(*SCRIPT.moves)
+    assert not any(m.needs_confirmation for m in moves)
+
+
+def test_a_new_tile_the_scan_missed_flags_the_move_and_joins_when_read(game, monkeypatch):
+    from vision import tracker as tracker_module
+
+    _scan_missing_once(monkeypatch, game)
+    # the classifier does not vouch for the changed cell either
+    monkeypatch.setattr(tracker_module, "CHANGED_TILE_PROB", 1.01)
     tracker = MoveTracker()
     moves = run(tracker, photos(game.stills()[1:4]))
     assert len(moves) == 3 and not moves[0].needs_confirmation
@@ -133,4 +149,36 @@ def test_a_new_tile_the_scan_missed_flags_the_move_and_joins_when_read(game, mon
     # Move 3 is read right, scored with the late yellow circle on the board, and flagged.
     assert as_truth(moves[2:], MOVE_1 + MOVE_2 + MOVE_3) == expected(SCRIPT.moves[2])
     assert moves[2].needs_confirmation and "laid earlier" in moves[2].reason
+    assert len(tracker.board) == 6
+
+
+def test_a_hole_read_as_a_tile_is_left_out_and_stays_off_the_board(game, monkeypatch):
+    import cv2
+    import numpy as np
+
+    from vision import tracker as tracker_module
+
+    # From the second position on, the scan also half-believes a tile at (1, 2): beside move
+    # 2's yellow circle but off its column, so move 2 is legal only without it.
+    hole = cv2.perspectiveTransform(np.array([[[1.0, 2.0]]]), game[2].homography)[0, 0]
+    calls = []
+
+    def scan_with_a_hole(image, colours):
+        result = scan_image(image, colours=colours)
+        calls.append(image)
+        if len(calls) < 2:
+            return result
+        to_cell = np.linalg.inv(result.lattice.homography)
+        x, y = np.rint(cv2.perspectiveTransform(hole[None, None], to_cell)[0, 0]).astype(int)
+        some = result.tiles[0]
+        fake = replace(some, x=int(x), y=int(y), center=(float(hole[0]), float(hole[1])),
+                       guess=replace(some.guess, tile_prob=0.96))
+        return replace(result, tiles=[*result.tiles, fake])
+
+    monkeypatch.setattr(tracker_module, "scan_image", scan_with_a_hole)
+    tracker = MoveTracker()
+    moves = run(tracker, photos(game.stills()[1:4]))
+    assert as_truth(moves, MOVE_1 + MOVE_2 + MOVE_3) == expected(*SCRIPT.moves)
+    assert moves[1].needs_confirmation and "left out" in moves[1].reason
+    assert not moves[2].needs_confirmation  # (1, 2) is not in move 3's lines
     assert len(tracker.board) == 6

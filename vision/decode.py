@@ -31,6 +31,11 @@ MIN_LABEL_PROB = 0.1
 MIN_POSTERIOR = 0.9
 """The chosen labelling must hold this share of the probability of all legal ones seen."""
 
+LEAVE_OUT_TILE_PROB = 0.999
+"""Only a reading the classifier doubted is a tile at all (below this) may be left out of a
+move to make it legal: tiles read 0.999 or more almost always, and a tile of a second move
+merged into the first is as sure as any, so two merged moves stay "no legal reading"."""
+
 MAX_MOVE_TILES = 6
 """A hand holds six tiles, so more new tiles than that cannot be one move."""
 
@@ -40,7 +45,8 @@ class DetectedMove:
     """A move read from the table: what the tablet shows for one tap to confirm or fix.
 
     ``guesses`` holds the classifier's reading of each new tile, in the order of ``tiles``,
-    so the Fix menu can offer the runner-up labels first.
+    so the Fix menu can offer the runner-up labels first. ``left_out`` are cells read as new
+    tiles that the move leaves out, doubting they hold a tile (:func:`decode_move`).
     """
 
     tiles: tuple[Placed, ...]
@@ -49,6 +55,7 @@ class DetectedMove:
     reason: str
     at: str | float = ""
     guesses: tuple = field(default=(), repr=False)
+    left_out: tuple[Cell, ...] = ()
 
 
 def label_options(guess, limit: int = OPTIONS_PER_TILE) -> list[tuple[Tile, float]]:
@@ -105,6 +112,11 @@ def decode_move(board: Board, new: Sequence[tuple[Cell, object]],
 
     ``problems`` are what registration noticed about old tiles (moved, vanished, relabelled);
     any of them makes the move ambiguous, so it is flagged with them as the reason.
+
+    When no labelling of all the new tiles is legal but one without a single tile is, that
+    tile is most likely not a tile at all (the table seen through a hole between tiles, read
+    as a square of its colour): the move is read without it, flagged, and the cell is given
+    in ``left_out`` so that the caller keeps it off the board.
     """
     cells = [cell for cell, _ in new]
     guesses = tuple(guess for _, guess in new)
@@ -115,24 +127,21 @@ def decode_move(board: Board, new: Sequence[tuple[Cell, object]],
         reasons.append(f"{len(new)} new tiles: more than one move? ({_describe(top)})")
         return DetectedMove(top, None, True, "; ".join(reasons), guesses=guesses)
 
-    legal: list[tuple[float, tuple[Placed, ...], int, tuple[int, ...]]] = []
-    first_reason = ""
-    for n, idx in enumerate(_best_first(options)):
-        if n >= LABELLINGS_TRIED:
-            break
-        move = tuple((x, y, options[i][j][0]) for i, ((x, y), j) in enumerate(zip(cells, idx,
-                                                                                  strict=True)))
-        verdict = check_move(board, move)
-        if n == 0:
-            first_reason = verdict.reason
-        if verdict.legal:
-            prob = math.prod(options[i][j][1] for i, j in enumerate(idx))
-            legal.append((prob, move, verdict.score, idx))
-
+    legal, first_reason = _legal_readings(board, cells, options)
     if not legal:
-        reasons.append(f"no reading of the new tiles is a legal move ({first_reason}); "
-                       f"read as {_describe(top)}")
-        return DetectedMove(top, None, True, "; ".join(reasons), guesses=guesses)
+        spared = _without_one(board, cells, guesses, options)
+        if spared is None:
+            reasons.append(f"no reading of the new tiles is a legal move ({first_reason}); "
+                           f"read as {_describe(top)}")
+            return DetectedMove(top, None, True, "; ".join(reasons), guesses=guesses)
+        out, legal = spared
+        x, y, tile = top[out]
+        reasons.append(f"{tile} at ({x}, {y}) left out: the move is legal only without it")
+        cells, options = cells[:out] + cells[out + 1:], options[:out] + options[out + 1:]
+        guesses = guesses[:out] + guesses[out + 1:]
+        left_out: tuple[Cell, ...] = ((x, y),)
+    else:
+        left_out = ()
 
     prob, move, score, idx = legal[0]
     total = sum(p for p, *_ in legal)
@@ -147,4 +156,52 @@ def decode_move(board: Board, new: Sequence[tuple[Cell, object]],
             x, y = cells[i]
             reasons.append(f"tile at ({x}, {y}) read as {options[i][0][0]} "
                            f"but only {tile} makes the move legal")
-    return DetectedMove(move, score, bool(reasons), "; ".join(reasons), guesses=guesses)
+    return DetectedMove(move, score, bool(reasons), "; ".join(reasons), guesses=guesses,
+                        left_out=left_out)
+
+
+Reading = tuple[float, tuple[Placed, ...], int, tuple[int, ...]]
+"""A legal labelling: its probability, the move, its score, each tile's option index."""
+
+
+def _legal_readings(board: Board, cells: Sequence[Cell],
+                    options: Sequence[Sequence[tuple[Tile, float]]]) -> tuple[list[Reading], str]:
+    """The legal labellings among the most probable few, best first, and why the best is not."""
+    legal: list[Reading] = []
+    first_reason = ""
+    for n, idx in enumerate(_best_first(options)):
+        if n >= LABELLINGS_TRIED:
+            break
+        move = tuple((x, y, options[i][j][0]) for i, ((x, y), j) in enumerate(zip(cells, idx,
+                                                                                  strict=True)))
+        verdict = check_move(board, move)
+        if n == 0:
+            first_reason = verdict.reason
+        if verdict.legal:
+            prob = math.prod(options[i][j][1] for i, j in enumerate(idx))
+            legal.append((prob, move, verdict.score, idx))
+    return legal, first_reason
+
+
+def _without_one(board: Board, cells: Sequence[Cell], guesses: Sequence,
+                 options: Sequence[Sequence[tuple[Tile, float]]]
+                 ) -> tuple[int, list[Reading]] | None:
+    """The tile to leave out for a legal move, and that move's readings; None if none will do.
+
+    Only tiles the classifier doubted (:data:`LEAVE_OUT_TILE_PROB`) are candidates, each
+    weighed by that doubt times the best legal reading of the others.
+    """
+    if len(cells) < 2:
+        return None
+    best: tuple[float, int, list[Reading]] | None = None
+    for out in range(len(cells)):
+        if guesses[out].tile_prob >= LEAVE_OUT_TILE_PROB:
+            continue
+        legal, _ = _legal_readings(board, cells[:out] + cells[out + 1:],
+                                   options[:out] + options[out + 1:])
+        if not legal:
+            continue
+        weight = legal[0][0] * (1.0 - float(guesses[out].tile_prob))
+        if best is None or weight > best[0]:
+            best = (weight, out, legal)
+    return None if best is None else (best[1], best[2])

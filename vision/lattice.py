@@ -47,6 +47,13 @@ def project(homography: np.ndarray, points: np.ndarray) -> np.ndarray:
     return cv2.perspectiveTransform(pts, homography).reshape(-1, 2)
 
 
+PERPENDICULAR_SPREAD = 40.0
+"""Degrees over which the preference for perpendicular axes falls off."""
+
+FEW_SYMBOLS = 6
+"""Below this many symbols the axes are taken as nearly perpendicular (a first move or two)."""
+
+
 def axis_directions(work: Work, points: np.ndarray, extents: np.ndarray) -> np.ndarray:
     """Unit vectors (2, 2) of the lattice's x and y axes in the image, from tile-body edges.
 
@@ -71,8 +78,13 @@ def axis_directions(work: Work, points: np.ndarray, extents: np.ndarray) -> np.n
         return np.eye(2)
     smooth = np.convolve(np.concatenate([hist[-4:], hist, hist[:4]]), np.ones(9) / 9, "valid")
     first = int(np.argmax(smooth))
-    away = np.abs((np.arange(180) - first + 90) % 180 - 90) >= 35
-    second = int(np.argmax(np.where(away, smooth, -1.0)))
+    apart = np.abs((np.arange(180) - first + 90) % 180 - 90)
+    # The second axis is looked for away from the first. On a few small tiles the edges of
+    # diamond symbols, at 45 degrees, can outweigh the tiles' own, so there a right angle is
+    # preferred; a board seen obliquely bends it too far for that to hold everywhere.
+    square = (np.exp(-(((apart - 90) / PERPENDICULAR_SPREAD) ** 2))
+              if len(points) < FEW_SYMBOLS else 1.0)
+    second = int(np.argmax(np.where(apart >= 35, smooth * square, -1.0)))
     # an edge's direction is perpendicular to its gradient
     axes = [np.array([-np.sin(np.radians(a)), np.cos(np.radians(a))]) for a in (first, second)]
     return _orient(np.array(axes))
@@ -216,7 +228,12 @@ def _pitch_ratios(points: np.ndarray, scale: np.ndarray, axes: np.ndarray) -> np
         step = c[(c > 0.85) & (c < 1.8)]
         ratios.append(float(np.median(step)) if step.size else np.nan)
     if np.isnan(ratios[0]) and np.isnan(ratios[1]):
-        return np.array([1.25, 1.25])
+        # No pair looks one step apart: a few tiles whose symbols were found only in part (a
+        # star's core on a 30-px tile) sit further apart than their size suggests. Touching
+        # tiles (a first move) are then the nearest pair; otherwise guess a typical symbol.
+        c = comps[close]
+        c = c[(c > 0.85) & (c < MAX_STEP)]
+        return np.full(2, float(c.min()) if c.size else 1.25)
     return np.where(np.isnan(ratios), np.nanmean(ratios), ratios)
 
 

@@ -33,6 +33,15 @@ MOTION_FRACTION = 0.002
 CHANGE_FRACTION = 0.001
 """Against the last position, this share of changed pixels is worth a scan (one tile ~ 0.2 %)."""
 
+TILE_CHANGE = 0.1
+"""A tenth of a cell's area changed is worth a scan too, when tiles are small in the picture.
+A camera framing a whole final board shows an early move's tiles 26 px wide in a 960-px
+frame; after the thumbnail's blur two of them change only 0.026 % of it. Otherwise that change
+is taken for drift and the move is never scanned. At rest the change measures 0."""
+
+SMALLEST_CELL = 1 / 48
+"""The cell side (share of the frame width) assumed until the tracker has measured one."""
+
 HAND_FRACTION = 0.015
 """A changed blob this large (share of the frame) touching the frame edge is an arm."""
 
@@ -99,6 +108,8 @@ class StableGate:
 
     still_seconds: float = 0.5
     region: tuple[float, float, float, float] | None = None
+    cell: float = SMALLEST_CELL
+    """Side of a tile's cell as a share of the frame width: sets the least change scanned."""
     _previous: np.ndarray | None = None
     _reference: np.ndarray | None = None
     _still_since: float = 0.0
@@ -119,7 +130,8 @@ class StableGate:
         if self._reference is not None:
             mask = changed_mask(thumb, self._reference)
             changed = mask.mean()
-            if changed < CHANGE_FRACTION:
+            h, w = mask.shape
+            if changed < min(CHANGE_FRACTION, TILE_CHANGE * self.cell ** 2 * w / h):
                 self._reference, self._done = thumb, True  # follows slow light drift
                 return False
             if (changed < GLOBAL_FRACTION and settled < HAND_PATIENCE

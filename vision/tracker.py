@@ -9,10 +9,15 @@ A position where known tiles next to the new ones have vanished is held back for
 seconds of video: a hand resting over the tiles looks exactly like that, and a moment later
 it is gone.
 
+An empty cell beside the tiles whose look changed although the scan read no tile there is
+read again by the classifier, the change being a second witness; if it still reads no tile
+there, the cell stays suspect. A reading the decoder had to leave out of a move to make it
+legal (the table seen through a hole between tiles) is kept off the board from then on.
+
 Since a wrong score must never pass silently, a move is also flagged when something in its
-lines is in doubt: an empty cell whose look changed with no tile read there (a tile the scan
-missed; it stays suspect until read), a reading the classifier half-believed is a tile, a
-tile read late, or a tile from an earlier flagged move whose label is not yet settled.
+lines is in doubt: a suspect cell, a reading the classifier half-believed is a tile (or one
+left out), a tile read late, or a tile from an earlier flagged move whose label is not yet
+settled.
 Without confirmations (``qwirkle replay``) later pictures keep weighing the labels this
 tracker chose itself; :meth:`MoveTracker.settled` gives the moves with the labels settled on.
 """
@@ -29,6 +34,7 @@ import numpy as np
 from engine.board import Board, Cell, Placed
 from engine.rules import check_move
 from engine.tiles import COLOURS, Tile
+from vision.classifier import classify_crops
 from vision.crops import CROP, extract_crops
 from vision.decode import DetectedMove, decode_move, label_table
 from vision.register import Registration, register
@@ -36,25 +42,26 @@ from vision.scan import scan_image
 from vision.source import Frame
 from vision.stable import StableGate
 
-PATIENCE = 1.0
-"""Seconds a position with vanished tiles in the move's lines waits for the scene to change."""
+PATIENCE = 0.2
+"""Seconds a position with vanished tiles in the move's lines waits for the scene to change.
 
-MIN_TILE_PROB = 0.5
-"""Readings the classifier thinks are more likely not a tile (a bonus square) are ignored."""
+Short, because a move must be reported within a second of the table going still, and the
+gate already waits ``still_seconds`` (0.5 s) of stillness; an arm resting over the tiles is
+kept out by the gate itself (``vision.stable.arm_over``)."""
 
 CELL_CHANGE = 0.2
 """Mean log-colour change of an empty cell's middle that means something was put there."""
 
 SIDES = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
+CHANGED_TILE_PROB = 0.9
+""""Is a tile" probability that, on a cell whose look changed, counts as a new tile."""
+
 SETTLED_SHARE = 0.999
 """A label holding this share of a tile's evidence is settled: moves built on it need no flag."""
 
 FLOOR_PROB = 1e-3
 """The least probability a reading lends a label, so one bad look cannot veto it."""
-
-MAYBE_TILE_PROB = 0.1
-"""A reading left out as not a tile but above this is shown to a person if it bears on a move."""
 
 MIN_SEEN_SHARE = 0.5
 """Below this share of known tiles found again, the scan did not see the board: no move."""
@@ -88,6 +95,7 @@ class MoveTracker:
         self._suspects: set[Cell] = set()
         self._evidence: dict[Cell, dict[Tile, float]] = {}
         self._doubtful: set[Cell] = set()
+        self._left_out: set[Cell] = set()
         self._frame: np.ndarray | None = None
         self._last_move: tuple[Placed, ...] = ()
 
@@ -97,6 +105,7 @@ class MoveTracker:
         self._suspects.clear()  # the players have looked at the table
         self._evidence.clear()  # and their labels are final
         self._doubtful.clear()
+        self._left_out.clear()
 
     def feed(self, frame: Frame) -> list[DetectedMove]:
         """Look at one frame; return the moves it completes (usually none)."""
@@ -114,22 +123,30 @@ class MoveTracker:
         """A new still position: scan it and report what changed."""
         self._held = None
         scan = scan_image(frame.image, colours=self.colours)
-        readings = [r for r in scan.tiles if r.guess.tile_prob >= MIN_TILE_PROB]
         lattice = scan.lattice
-        reg = register(self.board, readings, None if lattice is None else lattice.homography,
+        reg = register(self.board, scan.tiles, None if lattice is None else lattice.homography,
                        self._homography)
         if len(self.board) >= 4 and len(reg.seen) < MIN_SEEN_SHARE * len(self.board):
             return []
         unexplained = _unexplained_change(reg, frame.image, self._last, self._image)
+        read = _read_changed(frame.image, reg, [cell for _, cell in unexplained], self.colours)
+        reg.new = sorted(reg.new + read, key=lambda item: item[0])
+        unexplained = [(text, cell) for text, cell in unexplained
+                       if all(cell != c for c, _ in read)]
         reg.problems += unexplained
         self._suspects |= {cell for _, cell in unexplained}
-        reg.problems += _doubtful(scan.tiles, reg, self.board)
+        reg.problems += _doubtful(scan.doubtful, reg, self.board)
+        reg.problems += [(_maybe_tile(cell, guess.tile), cell)
+                         for cell, guess in reg.new if cell in self._left_out]
+        reg.new = [(cell, guess) for cell, guess in reg.new if cell not in self._left_out]
         self._weigh(reg)
         if reg.homography is not None:
             self._homography = reg.homography
         self._last, self._image = reg, frame.image
-        self._gate.region = _tile_region(readings, frame.image.shape,
+        self._gate.region = _tile_region(scan.tiles, frame.image.shape,
                                          0.0 if lattice is None else lattice.pitch_px)
+        if lattice is not None:
+            self._gate.cell = lattice.pitch_px / frame.image.shape[1]
         if wait and self._flags(reg):
             self._held = _Held(frame, reg)
             return []
@@ -211,6 +228,8 @@ class MoveTracker:
             return [DetectedMove((), None, True, "; ".join(problems), at)] if problems else []
         move = decode_move(board, new, flags)
         self.board = board.with_tiles(move.tiles)
+        self._left_out.update(move.left_out)
+        new = [(cell, guess) for cell, guess in new if cell not in move.left_out]
         if move.needs_confirmation:
             self._doubtful |= {cell for cell, _ in new}
         for (cell, guess), (_, _, tile) in zip(new, move.tiles, strict=True):
@@ -250,7 +269,7 @@ class MoveTracker:
 
 
 def _doubtful(readings, reg: Registration, board: Board) -> list[tuple[str, Cell]]:
-    """Readings the classifier thought were probably not tiles, on empty cells.
+    """The scan's doubtful readings (``ScanResult.doubtful``) on empty cells.
 
     Left out of the move, but a person should look if one lies in the move's lines: without
     a picture from before (the first photo), nothing else would notice a tile read this way.
@@ -259,9 +278,13 @@ def _doubtful(readings, reg: Registration, board: Board) -> list[tuple[str, Cell
     found = []
     for r in readings:
         cell = reg.grid_map.apply(r.x, r.y)
-        if MAYBE_TILE_PROB <= r.guess.tile_prob < MIN_TILE_PROB and cell not in taken:
-            found.append((f"something at {cell} may be a tile ({r.guess.tile}?)", cell))
+        if cell not in taken:
+            found.append((_maybe_tile(cell, r.guess.tile), cell))
     return found
+
+
+def _maybe_tile(cell: Cell, tile: Tile) -> str:
+    return f"something at {cell} may be a tile ({tile}?)"
 
 
 def _in_line(cell: Cell, cells: list[Cell], occupied: Board) -> bool:
@@ -290,12 +313,8 @@ def _cell_patterns(image: np.ndarray, homography: np.ndarray, cells: list[Cell],
     next to it (``offsets``: where tiles lie off their cell centres) so that a nudged
     neighbour, or a lattice fitted a little off, does not put a tile's edge in it.
     """
-    centres = []
-    for x, y in cells:
-        near = [offsets[x + dx, y + dy] for dx, dy in SIDES if (x + dx, y + dy) in offsets]
-        dx, dy = np.mean(near, axis=0) if near else (0.0, 0.0)
-        centres.append((x + dx, y + dy))
-    crops = extract_crops(image, homography, np.array(centres, np.float64))
+    centres = _empty_centres(cells, offsets)
+    crops = extract_crops(image, homography, centres)
     middle = crops[:, CROP // 3:2 * CROP // 3, CROP // 3:2 * CROP // 3].astype(np.float32)
     patterns = np.log(np.stack([cv2.resize(m, (6, 6), interpolation=cv2.INTER_AREA)
                                 for m in middle]) + 8.0)
@@ -304,6 +323,37 @@ def _cell_patterns(image: np.ndarray, homography: np.ndarray, cells: list[Cell],
     off = (pixels[:, 0] < 0) | (pixels[:, 0] >= w) | (pixels[:, 1] < 0) | (pixels[:, 1] >= h)
     patterns[off] = np.nan
     return patterns
+
+
+def _empty_centres(cells: list[Cell], offsets: dict[Cell, tuple[float, float]]) -> np.ndarray:
+    """Where a tile laid on each empty cell would lie: moved with the tiles beside it."""
+    centres = []
+    for x, y in cells:
+        near = [offsets[x + dx, y + dy] for dx, dy in SIDES if (x + dx, y + dy) in offsets]
+        dx, dy = np.mean(near, axis=0) if near else (0.0, 0.0)
+        centres.append((x + dx, y + dy))
+    return np.array(centres, np.float64).reshape(-1, 2)
+
+
+def _read_changed(image: np.ndarray, reg: Registration, cells: list[Cell],
+                  colours: tuple[str, ...]) -> list[tuple[Cell, object]]:
+    """New tiles on cells whose look changed, that the classifier reads as tiles.
+
+    The scan only reads a cell beside the tiles as a tile on the classifier's word when it is
+    all but sure (``vision.scan.COMPLETION_TILE_PROB``): it has no "before" to compare with.
+    Here the cell's change in the still picture is a second witness, so a fair belief
+    (:data:`CHANGED_TILE_PROB`) will do. The crops are read together with the tiles seen, so
+    that colours are judged against the frame's other tiles as usual.
+    """
+    if not cells or reg.homography is None:
+        return []
+    seen = [(x + dx, y + dy) for (x, y) in reg.seen
+            for dx, dy in [reg.offsets.get((x, y), (0.0, 0.0))]]
+    centres = np.vstack([_empty_centres(cells, reg.offsets),
+                         np.array(seen, np.float64).reshape(-1, 2)])
+    guesses = classify_crops(extract_crops(image, reg.homography, centres), colours)
+    return [(cell, guess) for cell, guess in zip(cells, guesses, strict=False)
+            if guess.tile_prob >= CHANGED_TILE_PROB]
 
 
 def _unexplained_change(reg: Registration, image: np.ndarray,

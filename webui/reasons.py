@@ -123,8 +123,9 @@ _TABLE: list[tuple[str, Say]] = [
 RULES = [(re.compile(pattern), say) for pattern, say in _TABLE]
 
 _CHOICE = rf"{_CELL} {_TILE} or {_TILE}"
-# What the camera says when it is unsure of a move (vision/decode.py, vision/register.py):
-# several of these joined by "; ", those about tiles away from the move prefixed "note: ".
+# What the camera says when it is unsure of a move (vision/decode.py, vision/register.py,
+# vision/tracker.py): several of these joined by "; ", those about tiles away from the move
+# prefixed "note: ".
 _DOUBTS: list[tuple[str, Say]] = [
     (r"note: (?P<note>.+)", _l("Elsewhere on the table: %(reason)s")),
     (r"(?P<n>\d+) new tiles: more than one move\? \(.+\)",
@@ -141,6 +142,26 @@ _DOUBTS: list[tuple[str, Say]] = [
     (rf"(?P<tile>{_TILE}) at {_CELL} is no longer seen, moved to {_CELL}\?",
      _l("The %(tile)s is no longer seen: was it moved?")),
     (rf"(?P<tile>{_TILE}) at {_CELL} is no longer seen", _l("The %(tile)s is no longer seen.")),
+    (rf"(?P<tile>{_TILE}) at {_CELL} left out: the move is legal only without it",
+     _l("The %(tile)s was left out of the move: the move is legal only without it. Is it "
+        "really a tile?")),
+    # What the move tracker adds (vision/tracker.py).
+    (rf"something at {_CELL} may be a tile \((?P<tile>{_TILE})\?\)",
+     _l("Something that may be a tile (%(tile)s?) was not counted as one.")),
+    (rf"the picture changed at {_CELL} but no tile was read there",
+     _l("The picture changed on an empty square, but no tile was read there: was a tile "
+        "missed?")),
+    (rf"a tile may lie unread at {_CELL} \(it changed earlier\)",
+     _l("A tile may lie unread in the line of this move (the picture changed there "
+        "earlier).")),
+    (rf"scored with (?P<tile>{_TILE}) at {_CELL}, from a move not yet confirmed",
+     _l("The score counts the %(tile)s from an earlier move that is not yet confirmed.")),
+    (rf"(?P<tile>{_TILE}) at {_CELL} was laid earlier \(the picture changed there then\) "
+     r"but is only read now",
+     _l("The %(tile)s was laid in an earlier turn but is only read now; it is not counted in "
+        "this move.")),
+    (rf"tile at {_CELL} now reads (?P<tile>{_TILE}) \(was read as (?P<other>{_TILE})\)",
+     _l("A tile first read as %(other)s is now read as %(tile)s.")),
 ]
 DOUBTS = [(re.compile(pattern), say) for pattern, say in _DOUBTS]
 
