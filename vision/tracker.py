@@ -156,7 +156,9 @@ class MoveTracker:
         """Let every new look at a tile this tracker labelled itself refine its label.
 
         A first reading torn between two labels that the rules both allow (white or blue, on
-        a first move) is settled by the next pictures. Labels the players confirmed
+        a first move) is settled by the next pictures, and so is a first reading that was
+        plain wrong (a 26-px tile in a blurred video frame): a label the later pictures
+        agree on wins even if the first reading did not offer it. Labels the players confirmed
         (:meth:`accept`) are never touched, and a change that would break a line is refused.
         Scores do not change: they depend on line lengths only.
         """
@@ -165,6 +167,10 @@ class MoveTracker:
             if evidence is None:
                 continue
             table = label_table(guess)
+            # a label no earlier look offered joins as no likelier than the least likely one
+            least = min(evidence.values())
+            for tile in table:
+                evidence.setdefault(tile, least)
             for tile in evidence:
                 evidence[tile] += math.log(max(table.get(tile, 0.0), FLOOR_PROB))
             best = max(evidence, key=evidence.__getitem__)
