@@ -1,6 +1,6 @@
 """Evaluate move inference (issue 4): real photos, the same as a video with hands, synthetic games.
 
-    .venv/bin/python scripts/eval_replay.py                 # everything (about 20 minutes)
+    .venv/bin/python scripts/eval_replay.py                 # everything (about 28 minutes)
     .venv/bin/python scripts/eval_replay.py --games 2 --video-games 1   # a quick look
 
 For each game it replays the footage through :class:`vision.tracker.MoveTracker` exactly as
