@@ -17,7 +17,7 @@ import numpy as np
 
 from engine.tiles import COLOURS
 from vision import detect, lattice
-from vision.classifier import TileGuess, classify_crops
+from vision.classifier import BODY_SHARE, TileGuess, classify_crops
 from vision.crops import CROP, extract_crops
 from vision.overlay import draw_overlay
 
@@ -205,19 +205,9 @@ def _recover(work: detect.Work, symbols: list[detect.Symbol],
              grid: lattice.Grid) -> list[detect.Symbol]:
     """Tiles missed by the strict test, looked for in the cells next to the tiles found."""
     points = np.array([s.center for s in symbols])[grid.keep]
-    fractional = grid.to_cells(points)
-    cells = grid.cells[grid.keep]
-    occupied = {tuple(c) for c in cells}
-    # each empty neighbour cell, predicted from every found tile next to it (mean position)
-    guesses: dict[tuple[int, int], list[np.ndarray]] = {}
-    for cell, frac in zip(cells, fractional, strict=True):
-        for step in NEIGHBOURS:
-            target = (int(cell[0] + step[0]), int(cell[1] + step[1]))
-            if target not in occupied:
-                guesses.setdefault(target, []).append(frac + step)
-    if not guesses:
+    _, centres = _free_neighbours(grid.cells[grid.keep], grid.to_cells(points), NEIGHBOURS)
+    if not len(centres):
         return []
-    centres = np.array([np.mean(p, axis=0) for p in guesses.values()])
     typical = float(np.median([s.extent for s in symbols]))
     return detect.recover_symbols(work, grid.homography, centres, typical, points)
 
@@ -258,10 +248,14 @@ def _completed(image: np.ndarray, located: Located,
     """
     homography = located.lattice.homography
     body = _body_level(crops)
-    found = [np.zeros((0, 2)), np.zeros((0, 2), int), np.zeros((0, CROP, CROP, 3), np.uint8)]
     cells, fractional = located.cells, located.fractional
+    added = [np.zeros((0, CROP, CROP, 3), np.uint8)]
     for _ in range(COMPLETION_ROUNDS):
-        free, centres = _free_sides(image.shape, homography, cells, fractional)
+        free, centres = _free_neighbours(cells, fractional, SIDES)
+        pixels = lattice.project(homography, centres)
+        h, w = image.shape[:2]
+        inside = (pixels >= 0).all(axis=1) & (pixels[:, 0] < w) & (pixels[:, 1] < h)
+        free, centres = free[inside], centres[inside]
         if not len(free):
             break
         extra = extract_crops(image, homography, centres)
@@ -272,34 +266,29 @@ def _completed(image: np.ndarray, located: Located,
             break
         cells = np.concatenate([cells, free[tile]])
         fractional = np.concatenate([fractional, centres[tile]])
-        found = [np.concatenate([a, b]) for a, b in
-                 zip(found, (centres[tile], free[tile], extra[tile]), strict=True)]
-    if not len(found[0]):
-        return located, found[2]
-    pixels = cv2.perspectiveTransform(found[0][None].astype(np.float64), homography)[0]
+        added.append(extra[tile])
+    if len(cells) == len(located.cells):
+        return located, added[0]
+    pixels = lattice.project(homography, fractional[len(located.cells):])
     return Located(cells, np.concatenate([located.centers, pixels]), fractional,
-                   located.lattice), found[2]
+                   located.lattice), np.concatenate(added)
 
 
-def _free_sides(shape: tuple[int, ...], homography: np.ndarray, cells: np.ndarray,
-                fractional: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The free cells beside ``cells`` whose middle is in the picture, each with its centre
-    predicted from the tiles beside it (where they really lie, nudges and all)."""
+def _free_neighbours(cells: np.ndarray, fractional: np.ndarray,
+                     steps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The free cells one of ``steps`` away from ``cells``, each with its centre predicted
+    from every tile next to it (the mean of where they really lie, nudges and all)."""
     occupied = {tuple(c) for c in cells.tolist()}
     guesses: dict[tuple[int, int], list[np.ndarray]] = {}
     for cell, frac in zip(cells.tolist(), fractional, strict=True):
-        for step in SIDES:
+        for step in steps:
             target = (cell[0] + int(step[0]), cell[1] + int(step[1]))
             if target not in occupied:
                 guesses.setdefault(target, []).append(frac + step)
     if not guesses:
         return np.zeros((0, 2), int), np.zeros((0, 2))
-    free = np.array(list(guesses), int)
-    centres = np.array([np.mean(p, axis=0) for p in guesses.values()])
-    pixels = cv2.perspectiveTransform(centres[None].astype(np.float64), homography)[0]
-    h, w = shape[:2]
-    inside = (pixels >= 0).all(axis=1) & (pixels[:, 0] < w) & (pixels[:, 1] < h)
-    return free[inside], centres[inside]
+    return (np.array(list(guesses), int),
+            np.array([np.mean(p, axis=0) for p in guesses.values()]))
 
 
 MIDDLE = slice(CROP * 10 // 64, CROP * 54 // 64)
@@ -312,9 +301,10 @@ def _middle_values(crops: np.ndarray) -> np.ndarray:
 
 
 def _body_level(crops: np.ndarray) -> float:
-    """How bright tile body is in this photo: the median of the darkest 30 % of tiles' middles."""
+    """How bright tile body is in this photo: the median of the darkest share of tiles' middles
+    (the share the classifier takes as body too)."""
     values = _middle_values(crops)
-    return float(np.median(np.sort(values, axis=1)[:, : int(0.3 * values.shape[1])]))
+    return float(np.median(np.sort(values, axis=1)[:, : int(BODY_SHARE * values.shape[1])]))
 
 
 def _dark_share(crops: np.ndarray, body: float) -> np.ndarray:

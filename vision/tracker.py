@@ -131,8 +131,8 @@ class MoveTracker:
         unexplained = _unexplained_change(reg, frame.image, self._last, self._image)
         read = _read_changed(frame.image, reg, [cell for _, cell in unexplained], self.colours)
         reg.new = sorted(reg.new + read, key=lambda item: item[0])
-        unexplained = [(text, cell) for text, cell in unexplained
-                       if all(cell != c for c, _ in read)]
+        read_cells = {cell for cell, _ in read}
+        unexplained = [(text, cell) for text, cell in unexplained if cell not in read_cells]
         reg.problems += unexplained
         self._suspects |= {cell for _, cell in unexplained}
         reg.problems += _doubtful(scan.doubtful, reg, self.board)
