@@ -30,10 +30,9 @@ SYMBOL_SIDE = 0.8
 MIN_TILE_PROB = 0.95
 """Below this classifier "is a tile" probability a candidate is not taken for a tile.
 
-Tiles read 0.98 or more in the real photos in every variant (`scripts/eval_real.py`) and
-0.99 or more in the game photos of `scripts/eval_replay.py`, except on a 3-tile board whose
-tiles are 30 px wide. A hole in the board (table showing through a gap ringed by tiles)
-reads as a square of the table's colour at 0.64 to 0.88."""
+Tiles read 0.98 or more in the real photos in four variants and in the game photos of
+`scripts/eval_replay.py`; a hole in the board (table showing through a gap ringed by tiles)
+reads as a square of the table's colour at 0.64 to 0.88 (`scripts/tile_scores.py`)."""
 
 MAYBE_TILE_PROB = 0.5
 """Candidates between this and :data:`MIN_TILE_PROB` are kept apart as ``doubtful``."""
@@ -52,8 +51,8 @@ COMPLETION_ROUNDS = 2
 
 COMPLETION_TILE_PROB = 0.99
 """"Is a tile" probability a free cell's crop needs to count as a tile whose symbol was missed.
-Measured on the game photos of `scripts/eval_replay.py` and the real photos in four variants:
-missed tiles score 0.998 and up, but the printed logo on the real board scores up to 0.999."""
+Measured by `scripts/tile_scores.py`: all but one of the missed tiles score 0.998 or more,
+but the printed logo on the real board scores up to 0.999."""
 
 COMPLETION_DARK_SHARE = 0.15
 """Share of a free cell's middle that must be as dark as tile body: the logo and the bonus
