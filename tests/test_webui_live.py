@@ -13,6 +13,7 @@ from engine.tiles import Tile
 from vision.classifier import TileGuess
 from vision.decode import DetectedMove
 from vision.source import Frame, SourceError
+from vision.tracker import TableView
 from webui.app import attach_live
 
 MOVE = tuple((t["x"], t["y"], Tile(t["colour"], t["shape"])) for t in ROW)
@@ -36,14 +37,18 @@ class FakeTracker:
         guesses = tuple(guess(t, Tile("orange", t.shape)) for _, _, t in MOVE)
         return [DetectedMove(MOVE, 3, True, "a hand was in the way", guesses=guesses)]
 
-    def accept(self, board) -> None:
-        self.accepted.append(len(board))
+    def accept(self, board, pending=(), ignored=()) -> list[DetectedMove]:
+        self.accepted.append(len(board) + len(list(pending)))
+        return []
+
+    def rescan(self) -> None:
+        self.accepted.append("rescan")
+
+    def view(self) -> TableView:
+        return TableView(MOVE)
 
     def last_overlay(self) -> np.ndarray:
         return np.full((24, 32, 3), 120, np.uint8)
-
-    def reset(self) -> None:
-        self.accepted.append("reset")
 
 
 class VanishingCamera:
@@ -123,10 +128,10 @@ def test_preview_is_mjpeg_of_the_overlay(live_table):
     response.close()
 
 
-def test_new_game_resets_the_tracker(live_table):
+def test_new_game_tells_the_tracker_an_empty_board(live_table):
     table, _, _, tracker, _ = live_table
     table.new_game(["Cy", "Di"])
-    assert tracker.accepted[-2:] == ["reset", 0]
+    assert tracker.accepted[-1] == 0
 
 
 def test_a_camera_that_keeps_failing_is_retried_less_often(tmp_path):
@@ -150,8 +155,13 @@ def test_moves_wait_in_order_and_the_tracker_expects_them(tmp_path):
     game = table.new_game()
     games = app.extensions["qwirkle_games"]
     told = []
-    games.on_board = lambda colours, board: told.append(sorted((x, y) for x, y, _ in
-                                                               board.placed()))
+
+    def on_board(game):
+        told.append(sorted((x, y) for x, y, _ in [*game.table.board.placed(),
+                                                   *game.waiting_tiles()]))
+        return []
+
+    games.on_board = on_board
     second = ((3, 0, Tile("red", "square")),)
     games.detected(MOVE, False, "", [])
     games.detected(second, False, "", [])  # the next player moved before anyone confirmed
@@ -161,7 +171,8 @@ def test_moves_wait_in_order_and_the_tracker_expects_them(tmp_path):
     assert state["players"][0]["score"] == 3
     assert state["pending"]["tiles"][0]["x"] == 3 and state["pending"]["score"] == 4
     assert told[-1] == [(0, 0), (1, 0), (2, 0), (3, 0)]  # confirmed and waiting tiles
-    # Not a move: the tracker no longer expects that tile.
+    # Not a move: the game no longer holds that tile; it is set aside.
     state = table.post(f"/api/games/{game}/pending/dismiss").json
     assert state["pending"] is None and state["more_pending"] == 0
     assert told[-1] == [(0, 0), (1, 0), (2, 0)]
+    assert [(t["x"], t["y"]) for t in state["ignored"]] == [(3, 0)]

@@ -10,7 +10,7 @@ import urllib.error
 import pytest
 from webui_support import ROW, Servers, Table, make_app
 
-from webui.commands.serve import DEMO_PLAYERS, demo_opener
+from webui.commands.serve import DEMO_PLAYERS, demo_idle, demo_opener
 
 
 @pytest.fixture
@@ -83,5 +83,9 @@ def test_the_demo_opens_on_a_fresh_game(tmp_path):
     open_demo().close()  # nothing played yet: the same game
     assert games.current_id() == first
     table.place(first, ROW)
+    # A game in progress: the demo waits; it never opens a game over it.
+    assert not demo_idle(games)
+    table.post(f"/api/games/{first}/finish", {"went_out": None})
+    assert demo_idle(games)
     open_demo().close()  # the demo starts its game again from an empty table: a new game
     assert games.current_id() != first

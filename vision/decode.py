@@ -36,6 +36,9 @@ LEAVE_OUT_TILE_PROB = 0.999
 move to make it legal: tiles read 0.999 or more almost always, and a tile of a second move
 merged into the first is as sure as any, so two merged moves stay "no legal reading"."""
 
+REOFFERED = "these tiles are still on the table but not in the game"
+"""Why tiles the game lost (an undo, a new game over tiles) are offered again as a move."""
+
 MAX_MOVE_TILES = 6
 """A hand holds six tiles, so more new tiles than that cannot be one move."""
 
@@ -47,6 +50,7 @@ class DetectedMove:
     ``guesses`` holds the classifier's reading of each new tile, in the order of ``tiles``,
     so the Fix menu can offer the runner-up labels first. ``left_out`` are cells read as new
     tiles that the move leaves out, doubting they hold a tile (:func:`decode_move`).
+    A move with no tiles carries a note about the table, or ``withdrawn`` cells.
     """
 
     tiles: tuple[Placed, ...]
@@ -56,6 +60,11 @@ class DetectedMove:
     at: str | float = ""
     guesses: tuple = field(default=(), repr=False)
     left_out: tuple[Cell, ...] = ()
+    withdrawn: tuple[Cell, ...] = ()
+    """Cells of moves not yet confirmed whose tiles were taken back off the table."""
+    reoffered: bool = False
+    """Tiles the camera still sees that the game no longer holds (after an undo, a removed
+    turn, a new game over tiles): offered again, ahead of anything later."""
 
 
 def label_options(guess, limit: int = OPTIONS_PER_TILE) -> list[tuple[Tile, float]]:

@@ -20,6 +20,15 @@ left out), a tile read late, or a tile from an earlier flagged move whose label 
 settled.
 Without confirmations (``qwirkle replay``) later pictures keep weighing the labels this
 tracker chose itself; :meth:`MoveTracker.settled` gives the moves with the labels settled on.
+
+In the table app the tracker follows the game, not the other way round. After every change on
+a tablet it is told the game's board, the moves still waiting and the tiles players called
+"not a move" (:meth:`MoveTracker.accept`). It keeps its own picture of the table apart from
+that: tiles the camera still sees that the game no longer holds (an undo, a removed turn, a
+new game started over tiles) are offered again at once, as a move of their own; tiles of an
+unconfirmed move that vanish from the table are withdrawn; moves are judged against the game's
+board, without the tiles players set aside. Tiles lying well away from the board (a rack, a
+dropped tile) are kept apart as off the board and never join a move.
 """
 
 from __future__ import annotations
@@ -36,7 +45,7 @@ from engine.rules import check_move
 from engine.tiles import COLOURS, Tile
 from vision.classifier import classify_crops
 from vision.crops import CROP, extract_crops
-from vision.decode import DetectedMove, decode_move, label_table
+from vision.decode import REOFFERED, DetectedMove, decode_move, label_table
 from vision.register import Registration, register
 from vision.scan import scan_image
 from vision.source import Frame
@@ -66,6 +75,18 @@ FLOOR_PROB = 1e-3
 MIN_SEEN_SHARE = 0.5
 """Below this share of known tiles found again, the scan did not see the board: no move."""
 
+OFF_BOARD_GAP = 3
+"""A new tile this many cells or more (in x or y) from every tile of the board lies off it:
+two empty cells between, where a legal move never reaches (a rack, a tile dropped aside)."""
+
+
+@dataclass(frozen=True)
+class TableView:
+    """What the camera saw at its last still position, in the game's cells."""
+
+    tiles: tuple[Placed, ...] = ()
+    off_board: tuple[Placed, ...] = ()
+
 
 @dataclass
 class _Held:
@@ -84,8 +105,12 @@ class MoveTracker:
         self.reset()
 
     def reset(self) -> None:
-        """Start over with an empty table (a new game)."""
+        """Start over knowing nothing of the table (another set, or another camera)."""
         self.board = Board()
+        self._game: Board | None = None  # None: no game told us its board (qwirkle replay)
+        self._unconfirmed: set[Cell] = set()
+        self._view = TableView()
+        self._rescan = False
         self._gate = StableGate(self.still_seconds)
         self._homography: np.ndarray | None = None
         self._held: _Held | None = None
@@ -99,18 +124,51 @@ class MoveTracker:
         self._frame: np.ndarray | None = None
         self._last_move: tuple[Placed, ...] = ()
 
-    def accept(self, board: Board | Iterable[Placed]) -> None:
-        """Adopt the board the players confirmed; later moves are read against it."""
-        self.board = board if isinstance(board, Board) else Board.from_placed(board)
+    def accept(self, board: Board | Iterable[Placed], pending: Iterable[Placed] = (),
+               ignored: Iterable[Placed] = ()) -> list[DetectedMove]:
+        """Adopt the game: the board players confirmed, the tiles of the moves still waiting
+        and the tiles they said are no move. Later moves are judged against the first two.
+
+        Returns the tiles the camera saw at its last position that the game holds nowhere,
+        offered again as one move: an undo or a removed turn whose tiles stayed on the
+        table, or a game started over tiles. Tiles the camera never saw are not offered.
+        """
+        confirmed = board if isinstance(board, Board) else Board.from_placed(board)
+        waiting = {(x, y): tile for x, y, tile in pending if (x, y) not in confirmed}
+        aside = {(x, y): tile for x, y, tile in ignored}
+        game = confirmed.with_tiles((x, y, tile) for (x, y), tile in waiting.items())
+        extra = tuple((x, y, tile) for (x, y), tile in sorted(self._view_cells().items())
+                      if (x, y) not in game and (x, y) not in aside)
+        self._game = game.with_tiles(extra)
+        self.board = self._game.with_tiles(
+            (x, y, tile) for (x, y), tile in aside.items() if (x, y) not in game)
+        self._unconfirmed = set(waiting) | {(x, y) for x, y, _ in extra}
         self._suspects.clear()  # the players have looked at the table
         self._evidence.clear()  # and their labels are final
         self._doubtful.clear()
         self._left_out.clear()
+        if not extra:
+            return []
+        check = check_move(game, extra)
+        return [DetectedMove(extra, check.score if check.legal else None, True, REOFFERED,
+                             reoffered=True)]
+
+    def rescan(self) -> None:
+        """Read the next frame whatever the gate says: players asked what the camera sees."""
+        self._rescan = True
+
+    def view(self) -> TableView:
+        """What the camera saw at its last still position (:class:`TableView`)."""
+        return self._view
+
+    def _view_cells(self) -> dict[Cell, Tile]:
+        return {(x, y): tile for x, y, tile in self._view.tiles}
 
     def feed(self, frame: Frame) -> list[DetectedMove]:
         """Look at one frame; return the moves it completes (usually none)."""
         self._frame = frame.image
-        if frame.still:
+        if frame.still or self._rescan:
+            self._rescan = False
             return self._position(frame, wait=False)
         if self._gate.update(frame.image, frame.t):
             return self._position(frame, wait=True)
@@ -128,6 +186,10 @@ class MoveTracker:
                        self._homography)
         if len(self.board) >= 4 and len(reg.seen) < MIN_SEEN_SHARE * len(self.board):
             return []
+        far = _off_board(set(self.board), [cell for cell, _ in reg.new])
+        off_board = tuple((*cell, guess.tile) for cell, guess in reg.new if cell in far)
+        reg.new = [(cell, guess) for cell, guess in reg.new if cell not in far]
+        self._view = replace(self._view, off_board=off_board)
         unexplained = _unexplained_change(reg, frame.image, self._last, self._image)
         read = _read_changed(frame.image, reg, [cell for _, cell in unexplained], self.colours)
         reg.new = sorted(reg.new + read, key=lambda item: item[0])
@@ -217,6 +279,7 @@ class MoveTracker:
         joins the board but not this move (which it would make illegal or mis-scored), and
         the move is flagged so that a person puts it where it belongs.
         """
+        withdrawn = self._withdraw(reg)
         flags = self._flags(reg)
         notes = [text for text, cell in reg.problems
                  if text not in flags and text not in self._reported]
@@ -226,14 +289,22 @@ class MoveTracker:
         self._suspects -= set(reg.seen) | {cell for cell, _ in reg.new}
         flags += [f"{guess.tile} at {cell} was laid earlier (the picture changed there then) "
                   "but is only read now" for cell, guess in late]
-        board = self.board.with_tiles((x, y, guess.tile) for (x, y), guess in late)
+        late_tiles = [(x, y, guess.tile) for (x, y), guess in late]
+        board = self.board.with_tiles(late_tiles)
+        game = None if self._game is None else self._game.with_tiles(late_tiles)
         at = frame.name if frame.still else round(frame.t, 2)
+        gone = [DetectedMove((), None, False, "", at, withdrawn=withdrawn)] if withdrawn else []
         if not new:
-            self.board = board
+            self.board, self._game = board, game
+            self._see(reg, late)
             problems = flags + notes
-            return [DetectedMove((), None, True, "; ".join(problems), at)] if problems else []
-        move = decode_move(board, new, flags)
+            note = [DetectedMove((), None, True, "; ".join(problems), at)] if problems else []
+            return gone + note
+        move = decode_move(board if game is None else game, new, flags)
         self.board = board.with_tiles(move.tiles)
+        if game is not None:
+            self._game = game.with_tiles(move.tiles)
+            self._unconfirmed |= {(x, y) for x, y, _ in move.tiles}
         self._left_out.update(move.left_out)
         new = [(cell, guess) for cell, guess in new if cell not in move.left_out]
         if move.needs_confirmation:
@@ -243,9 +314,35 @@ class MoveTracker:
             self._evidence[cell] = {t: math.log(max(table.get(t, 0.0), FLOOR_PROB))
                                     for t in {tile, *table}}
         self._last_move = move.tiles
+        self._see(reg, late + new)
         reason = "; ".join([move.reason] * bool(move.reason) + [f"note: {n}" for n in notes])
-        return [DetectedMove(move.tiles, move.score, move.needs_confirmation, reason, at,
-                             move.guesses)]
+        return gone + [DetectedMove(move.tiles, move.score, move.needs_confirmation, reason, at,
+                                    move.guesses)]
+
+    def _withdraw(self, reg: Registration) -> tuple[Cell, ...]:
+        """Tiles of unconfirmed moves that are no longer on the table: taken back.
+
+        Only in the table app (a game told us which moves are unconfirmed): a confirmed tile
+        that vanishes stays in the game and is a problem for a person to look at.
+        """
+        withdrawn = tuple(cell for cell in reg.missing if cell in self._unconfirmed)
+        if not withdrawn:
+            return ()
+        self.board = Board.from_placed(p for p in self.board.placed() if p[:2] not in withdrawn)
+        if self._game is not None:
+            self._game = Board.from_placed(p for p in self._game.placed()
+                                           if p[:2] not in withdrawn)
+        self._unconfirmed -= set(withdrawn)
+        reg.missing = [cell for cell in reg.missing if cell not in withdrawn]
+        reg.problems = [(text, cell) for text, cell in reg.problems if cell not in withdrawn]
+        return withdrawn
+
+    def _see(self, reg: Registration, read: Iterable[tuple[Cell, object]]) -> None:
+        """Remember what this position showed on the board, in the board's labels."""
+        cells = [*reg.seen, *(cell for cell, _ in read)]
+        tiles = tuple(sorted((x, y, tile) for x, y in cells
+                             if (tile := self.board.get((x, y))) is not None))
+        self._view = replace(self._view, tiles=tiles)
 
     def settled(self, moves: Iterable[DetectedMove]) -> list[DetectedMove]:
         """Earlier moves with the labels later pictures settled on (see :meth:`_weigh`)."""
@@ -272,6 +369,35 @@ class MoveTracker:
             cv2.putText(image, tile.code, (centre[0] + 8, centre[1] - 8),
                         cv2.FONT_HERSHEY_SIMPLEX, 0.45, colour, 1, cv2.LINE_AA)
         return image
+
+
+def _off_board(board: set[Cell], new: list[Cell]) -> set[Cell]:
+    """The new cells that lie off the board: not reached from it in steps shorter than
+    :data:`OFF_BOARD_GAP`. With no board yet, the board is the largest group of new tiles."""
+    todo = set(new)
+    if board:
+        near = _reach(board, todo)
+        return todo - near
+    groups = []
+    while todo:
+        seed = min(todo)
+        group = {seed} | _reach({seed}, todo - {seed})
+        groups.append(group)
+        todo -= group
+    return set(new) - max(groups, key=len) if groups else set()
+
+
+def _reach(start: set[Cell], cells: set[Cell]) -> set[Cell]:
+    """The cells of ``cells`` reached from ``start`` by steps shorter than OFF_BOARD_GAP."""
+    reached: set[Cell] = set()
+    frontier, todo = list(start), set(cells)
+    while frontier and todo:
+        step = {c for c in todo if any(max(abs(c[0] - a[0]), abs(c[1] - a[1])) < OFF_BOARD_GAP
+                                       for a in frontier)}
+        todo -= step
+        reached |= step
+        frontier = list(step)
+    return reached
 
 
 def _doubtful(readings, reg: Registration, board: Board) -> list[tuple[str, Cell]]:

@@ -15,7 +15,7 @@ from flask_babel import gettext as _
 from .auth import check_origin, keys, needs_token, set_token_cookie
 from .codec import PayloadError, parse_turn, turn_json
 from .games import Conflict, Game, Games
-from .state import game_json, sheet_csv
+from .state import camera_board_json, game_json, sheet_csv
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -37,7 +37,9 @@ def body() -> dict[str, Any]:
 def state(game: Game) -> dict[str, Any]:
     """The game plus what is not part of it: the camera, the game now at the table (a page
     showing another one follows it there) and the version (the SSE event id)."""
+    at_table = game.row.id == games().current_id()
     return dict(game_json(game), camera=games().camera, current_game=games().current_id(),
+                camera_board=camera_board_json(game, games().view) if at_table else None,
                 version=games().version(game.row.id))
 
 
@@ -109,6 +111,46 @@ def dismiss(game_id: int):
     return answer(games().dismiss(game_id))
 
 
+def cells_or_all(data: dict[str, Any]) -> list[tuple[int, int]] | None:
+    """``{"cells": [[x, y], ...]}`` as cells; no "cells" (or null) means every cell."""
+    cells = data.get("cells")
+    if cells is None:
+        return None
+    if not isinstance(cells, list) or not all(
+            isinstance(c, list) and len(c) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in c) for c in cells):
+        raise PayloadError(_("cells must be a list of [x, y] pairs of whole numbers"))
+    return [(x, y) for x, y in cells]
+
+
+def optional_body() -> dict[str, Any]:
+    """The JSON object sent, or an empty one when nothing was sent."""
+    return body() if request.get_data(cache=True) else {}
+
+
+@bp.post("/games/<int:game_id>/ignored/restore")
+@needs_token
+def restore(game_id: int):
+    """Take tiles set aside by "Not a move" back into the game, as a move to confirm."""
+    return answer(games().restore(game_id, cells_or_all(optional_body())))
+
+
+@bp.post("/games/<int:game_id>/table/check")
+@needs_token
+def check_table(game_id: int):
+    """Ask the camera for a fresh look at the table; the answer comes with the next frame."""
+    games().get(game_id)
+    games().rescan()
+    return answer(games().get(game_id))
+
+
+@bp.post("/games/<int:game_id>/table/accept")
+@needs_token
+def accept_table(game_id: int):
+    """"The table is right": the game gives up the tiles the camera does not see."""
+    return answer(games().accept_table(game_id, cells_or_all(optional_body())))
+
+
 @bp.post("/games/<int:game_id>/turns")
 @needs_token
 def play(game_id: int):
@@ -165,7 +207,11 @@ def export_json(game_id: int):
 
 @bp.get("/camera")
 def camera():
-    return jsonify(games().camera)
+    """The camera's state, and how many tiles it sees (the set-up page warns of a game
+    started over tiles)."""
+    view = games().view
+    return jsonify(dict(games().camera, tiles=len(view[0]) if view else 0,
+                        off_board=len(view[1]) if view else 0))
 
 
 @bp.post("/join")

@@ -60,12 +60,17 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
 
 def attach_live(app: Flask, open_source: Callable[[], Iterable[Any]],
-                make_tracker: Callable[[Sequence[str]], Tracker]) -> LiveLoop:
-    """Start the camera loop for this app; the caller stops it (``loop.stop()``)."""
+                make_tracker: Callable[[Sequence[str]], Tracker], finite: bool = False,
+                may_open: Callable[[], bool] | None = None) -> LiveLoop:
+    """Start the camera loop for this app; the caller stops it (``loop.stop()``).
+
+    ``finite``: the source is a recording, read once. ``may_open``: asked before each
+    (re)opening of the source; the demo waits while a game is in progress."""
     games: Games = app.extensions["qwirkle_games"]
     loop = LiveLoop(games, open_source, make_tracker, retry_s=app.config["CAMERA_RETRY_S"],
-                    preview_fps=app.config["PREVIEW_FPS"])
+                    preview_fps=app.config["PREVIEW_FPS"], finite=finite, may_open=may_open)
     games.on_board = loop.accept
+    games.on_rescan = loop.rescan
     app.extensions["qwirkle_live"] = loop
     loop.start()
     return loop

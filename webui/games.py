@@ -4,6 +4,12 @@ move waiting for confirmation, and a change signal that the live streams wait on
 Every confirmed action goes through :meth:`Games.act`: it is first applied to the in-memory
 game (so an illegal action is refused without touching the log), then appended to the log, and
 only then made visible. A client that got an answer therefore knows the action is on disk.
+
+The camera's view of the table and the game are kept in step here. After every change the
+live tracker is told the game (``on_board``) and answers with tiles it sees that the game holds
+nowhere, which are offered again ahead of the queue. "Not a move" sets a move's tiles aside
+(logged, so a restart keeps them aside) until players take them back; "the table is right"
+makes the game agree with what the camera sees.
 """
 
 from __future__ import annotations
@@ -17,12 +23,13 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 
-from engine.board import Board, Placed
+from engine.board import Board, Cell, Placed
 from engine.rules import IllegalMove, Line, check_move
 from engine.table import Place, TableGame
 from engine.tiles import COLOURS, Tile
+from vision.decode import REOFFERED
 
-from .codec import PayloadError, parse_tiles, parse_turn, turn_json
+from .codec import PayloadError, parse_tiles, parse_turn, placed_json, turn_json
 from .db import EventLog, GameRow
 
 logger = logging.getLogger(__name__)
@@ -50,6 +57,11 @@ class PendingMove:
     # Why the tracker is unsure, when it is (shown on the card).
     doubt: str = ""
     detected: bool = True
+    # (part, of) when one camera reading held several moves, split into consecutive turns.
+    split: tuple[int, int] | None = None
+    # Tiles the camera still saw after the game lost them (an undo, a removed turn, tiles
+    # taken back from "not a move", a new game over tiles).
+    reoffered: bool = False
 
 
 @dataclass
@@ -60,20 +72,44 @@ class Game:
     # Moves the camera saw and players have not yet confirmed, oldest first. The tracker goes
     # on reading moves while a tablet waits, so a slow confirmation loses none of them.
     queue: list[PendingMove] = field(default_factory=list)
+    # Tiles players said are not a move ("Not a move"): on the table, but not in the game.
+    ignored: dict[Cell, Tile] = field(default_factory=dict)
 
     @property
     def pending(self) -> PendingMove | None:
         """The move the tablets show: the oldest one waiting."""
         return self.queue[0] if self.queue else None
 
+    def waiting_tiles(self) -> list[Placed]:
+        """The tiles of every move waiting for confirmation, oldest move first."""
+        return [tile for move in self.queue for tile in move.tiles]
+
     def expected_board(self) -> Board:
-        """What the camera should see on the table: the confirmed tiles and those of the
-        moves still waiting (the tracker reads the next move against this)."""
+        """What the camera should see on the table: the confirmed tiles, those of the moves
+        still waiting and those set aside."""
         cells = {(x, y): tile for x, y, tile in self.table.board.placed()}
-        for move in self.queue:
-            for x, y, tile in move.tiles:
-                cells.setdefault((x, y), tile)
+        for x, y, tile in self.waiting_tiles():
+            cells.setdefault((x, y), tile)
+        for cell, tile in self.ignored.items():
+            cells.setdefault(cell, tile)
         return Board.from_placed((x, y, tile) for (x, y), tile in cells.items())
+
+
+SIDE_EVENTS = ("ignore", "restore")
+"""Logged events about the tiles set aside, which do not touch the score sheet."""
+
+
+def apply_side_event(game: Game, kind: str, payload: dict[str, Any]) -> None:
+    """Set tiles aside ("ignore") or take them back ("restore") in a replayed game."""
+    if kind == "ignore":
+        game.ignored.update({(x, y): tile for x, y, tile in parse_tiles(payload.get("tiles"))})
+        return
+    cells = payload.get("cells")
+    if not isinstance(cells, list):
+        raise PayloadError(_l("cells must be a list of [x, y] pairs"))
+    for cell in cells:
+        if isinstance(cell, list) and len(cell) == 2:
+            game.ignored.pop((cell[0], cell[1]), None)
 
 
 def apply_event(table: TableGame, kind: str, payload: dict[str, Any]) -> TableGame:
@@ -135,8 +171,13 @@ class Games:
         rows = event_log.games()
         self._current: int | None = rows[0].id if rows else None
         self.camera: dict[str, str] = {"state": "off", "message": ""}
-        # Told the confirmed board of the current game whenever it changes (the live tracker).
-        self.on_board: Callable[[tuple[str, ...], Board], None] | None = None
+        # Told the current game whenever it changes (the live tracker); answers the tiles it
+        # sees that the game holds nowhere, each group to be offered again as a move.
+        self.on_board: Callable[[Game], list[tuple[Placed, ...]]] | None = None
+        # Asked to read the table afresh ("the table is right" needs a current picture).
+        self.on_rescan: Callable[[], None] | None = None
+        # What the camera saw at its last still position: tiles on the board, tiles off it.
+        self.view: tuple[tuple[Placed, ...], tuple[Placed, ...]] | None = None
 
     # --- reading -------------------------------------------------------------------------
     def rows(self) -> list[GameRow]:
@@ -159,7 +200,10 @@ class Games:
         game = Game(row, TableGame.new(row.players, colours=row.colours))
         for event in self.log.events(row.id):
             try:
-                game.table = apply_event(game.table, event.kind, event.payload)
+                if event.kind in SIDE_EVENTS:
+                    apply_side_event(game, event.kind, event.payload)
+                else:
+                    game.table = apply_event(game.table, event.kind, event.payload)
             except (PayloadError, IllegalMove) as error:
                 # Keep every other event: one that no longer replays (say, after a rules fix)
                 # must not take the rest of the game with it.
@@ -213,13 +257,25 @@ class Games:
             return game
 
     def _queue_changed(self, game: Game) -> None:
-        """Re-judge the move now shown against the game as it stands, and tell the tracker
-        the board it should now expect."""
+        """Tell the tracker the game as it now stands, offer again (first) the tiles it still
+        sees that the game lost, and re-judge the move now shown against the game."""
+        if self.on_board is not None and game.row.id == self.current_id():
+            again = self.on_board(game)
+            if not game.table.ended:
+                game.queue[:0] = [self._offer(game, tiles) for tiles in again]
         if game.queue:
             head = game.queue[0]
             game.queue[0] = dataclasses.replace(head, verdict=evaluate(game.table, head.tiles))
-        if self.on_board is not None and game.row.id == self.current_id():
-            self.on_board(game.table.colours, game.expected_board())
+
+    @staticmethod
+    def _offer(game: Game, tiles: Sequence[Placed]) -> PendingMove:
+        """Tiles on the table that the game holds nowhere, offered as a move of their own."""
+        return PendingMove(tuple(tiles), evaluate(game.table, tiles), True,
+                           doubt=REOFFERED, reoffered=True)
+
+    def _log_side(self, game: Game, kind: str, payload: dict[str, Any]) -> None:
+        apply_side_event(game, kind, payload)
+        game.seq = self.log.append(game.row.id, kind, payload)
 
     def set_camera(self, state: str, message: str = "") -> None:
         with self._lock:
@@ -228,19 +284,62 @@ class Games:
                 self._touch()
 
     # --- moves waiting for confirmation ------------------------------------------------------
+    def _live_game(self) -> Game | None:
+        """The game the camera feeds: the current one, unless it has ended."""
+        game_id = self.current_id()
+        if game_id is None or self.get(game_id).table.ended:
+            return None
+        return self.get(game_id)
+
     def detected(self, tiles: Sequence[Placed], needs_confirmation: bool, reason: str,
-                 alternatives: Sequence[Sequence[Tile]]) -> None:
+                 alternatives: Sequence[Sequence[Tile]],
+                 split: tuple[int, int] | None = None) -> None:
         """The camera saw a move: it joins the current game's moves waiting for confirmation.
-        (The tracker already counts it on the table, so it is not told again.)"""
+        (The tracker already counts it on the table, so it is not told again.) An ended game
+        takes no more moves."""
         with self._lock:
-            game_id = self.current_id()
-            if game_id is None or self.get(game_id).table.ended:
+            game = self._live_game()
+            if game is None:
                 return
-            game = self.get(game_id)
             game.queue.append(PendingMove(tuple(tiles), evaluate(game.table, tiles),
                                           needs_confirmation,
-                                          tuple(tuple(a) for a in alternatives), reason))
+                                          tuple(tuple(a) for a in alternatives), reason,
+                                          split=split))
             self._touch()
+
+    def withdrawn(self, cells: Sequence[Cell]) -> None:
+        """The camera saw tiles of unconfirmed moves (or set aside) taken off the table: they
+        leave those moves, and a move left with no tile goes."""
+        gone = set(cells)
+        with self._lock:
+            game = self._live_game()
+            if game is None:
+                return
+            queue = []
+            for move in game.queue:
+                keep = [i for i, (x, y, _) in enumerate(move.tiles) if (x, y) not in gone]
+                if len(keep) == len(move.tiles):
+                    queue.append(move)
+                elif keep:
+                    tiles = tuple(move.tiles[i] for i in keep)
+                    alts = tuple(move.alternatives[i] for i in keep
+                                 if i < len(move.alternatives))
+                    queue.append(dataclasses.replace(move, tiles=tiles, alternatives=alts,
+                                                     verdict=evaluate(game.table, tiles)))
+            aside = [list(cell) for cell in sorted(gone & set(game.ignored))]
+            if aside:
+                self._log_side(game, "restore", {"cells": aside})
+            game.queue = queue
+            self._queue_changed(game)
+            self._touch()
+
+    def set_view(self, tiles: Sequence[Placed], off_board: Sequence[Placed]) -> None:
+        """What the camera saw at its last still position (for "the table is right")."""
+        view = (tuple(tiles), tuple(off_board))
+        with self._lock:
+            if view != self.view:
+                self.view = view
+                self._touch()
 
     def fix_pending(self, game_id: int, tiles_json: object) -> Game:
         """Replace the shown move's tiles with corrected ones (a tile relabelled, a phantom
@@ -272,13 +371,88 @@ class Games:
         return game, game.queue[0]
 
     def dismiss(self, game_id: int) -> Game:
-        """"Not a move": drop the shown move; the next one waiting (if any) is shown."""
+        """"Not a move": drop the shown move; the next one waiting (if any) is shown.
+
+        A move the camera saw has its tiles set aside: they lie on the table but are not
+        part of the game, so later moves are read without them (and the tablet can take
+        them back, :meth:`restore`)."""
         with self._lock:
-            game, _ = self._shown(game_id)
+            game, head = self._shown(game_id)
             game.queue.pop(0)
+            if head.detected:
+                aside = [t for t in head.tiles if (t[0], t[1]) not in game.table.board]
+                if aside:
+                    self._log_side(game, "ignore", {"tiles": placed_json(aside)})
             self._queue_changed(game)
             self._touch()
             return game
+
+    def restore(self, game_id: int, cells: Sequence[Cell] | None) -> Game:
+        """Take tiles set aside by "Not a move" back into the game: they are offered as a
+        move, ahead of the others. ``cells`` None takes them all."""
+        with self._lock:
+            game = self.get(game_id)
+            if game.table.ended:
+                raise Conflict(_l("the game is over"))
+            chosen = sorted((x, y, tile) for (x, y), tile in game.ignored.items()
+                            if cells is None or (x, y) in cells)
+            if not chosen:
+                raise Conflict(_l("no such tiles were set aside"))
+            self._log_side(game, "restore", {"cells": [[x, y] for x, y, _ in chosen]})
+            game.queue.insert(0, self._offer(game, chosen))
+            self._queue_changed(game)
+            self._touch()
+            return game
+
+    def rescan(self) -> None:
+        """Ask the camera for a fresh reading of the table."""
+        if self.on_rescan is not None:
+            self.on_rescan()
+
+    def accept_table(self, game_id: int, cells: Sequence[Cell] | None) -> Game:
+        """"The table is right": the game gives up the tiles the camera does not see.
+
+        Confirmed tiles the camera does not see leave their turns (a turn left empty is
+        voided), each change checked as an edit is; waiting tiles it does not see leave
+        their moves; tiles set aside that are gone are forgotten. Tiles the camera sees that
+        the game lacks are already offered as a move. ``cells`` limits this to those cells
+        (a fix tile by tile); None takes the camera's whole board.
+        """
+        with self._lock:
+            game = self.get(game_id)
+            if game.table.ended:
+                raise Conflict(_l("the game is over"))
+            if self.view is None or game_id != self.current_id():
+                raise Conflict(_l("the camera has not seen the table yet"))
+            seen = {(x, y) for x, y, _ in self.view[0]}
+            gone = {cell for cell in game.expected_board()
+                    if cell not in seen and (cells is None or cell in cells)}
+            actions = self._removals(game.table, gone)
+            for kind, payload in actions:
+                self.act(game_id, kind, payload)
+            self.withdrawn(sorted(gone))
+            return game
+
+    @staticmethod
+    def _removals(table: TableGame, gone: set[Cell]) -> list[tuple[str, dict[str, Any]]]:
+        """The edits that take ``gone`` cells out of the confirmed turns, last turn first so
+        that voiding one leaves the earlier turns' numbers as they are. Checked here as a
+        whole, so a refused one records none of them."""
+        actions: list[tuple[str, dict[str, Any]]] = []
+        for record in reversed(table.turns):
+            turn = record.turn
+            if not isinstance(turn, Place) or not any((x, y) in gone for x, y, _ in turn.tiles):
+                continue
+            keep = tuple(t for t in turn.tiles if (t[0], t[1]) not in gone)
+            kind, payload = (("replace", {"index": record.index,
+                                          "turn": turn_json(Place(keep))}) if keep
+                             else ("void", {"index": record.index}))
+            try:
+                table = apply_event(table, kind, payload)
+            except IllegalMove as error:
+                raise Conflict(str(error)) from None
+            actions.append((kind, payload))
+        return actions
 
     def confirm(self, game_id: int) -> Game:
         """Record the shown move as the current player's turn."""

@@ -5,6 +5,10 @@ It runs in its own thread so a slow frame never delays a tablet's request. A cam
 vanishes (unplugged, Wi-Fi camera gone) is shown as lost on every page and reopened every few
 seconds; the games themselves are untouched, so nothing recorded is lost and the pending move
 stays on the tablets.
+
+A source that ends (a video file, the demo recording) is not read again: the camera shows
+"ended". The demo alone may play again, but only when no game is in progress (``may_open``),
+so it never opens a game over the players' game.
 """
 
 from __future__ import annotations
@@ -18,10 +22,10 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
-from engine.board import Board
+from engine.board import Board, Placed
 from vision.source import SourceError
 
-from .games import Games
+from .games import Game, Games
 
 log = logging.getLogger(__name__)
 
@@ -33,9 +37,11 @@ class Tracker(Protocol):
     """What the loop needs of vision.tracker.MoveTracker (tests pass small fakes)."""
 
     def feed(self, frame: Any) -> list[Any]: ...
-    def accept(self, board: Board) -> None: ...
+    def accept(self, board: Board, pending: Iterable[Placed] = (),
+               ignored: Iterable[Placed] = ()) -> list[Any]: ...
+    def rescan(self) -> None: ...
+    def view(self) -> Any: ...
     def last_overlay(self) -> np.ndarray | None: ...
-    def reset(self) -> None: ...
 
 
 class LiveLoop:
@@ -43,10 +49,13 @@ class LiveLoop:
 
     def __init__(self, games: Games, open_source: Callable[[], Iterable[Any]],
                  make_tracker: Callable[[Sequence[str]], Tracker],
-                 retry_s: float = 3.0, preview_fps: float = 4.0) -> None:
+                 retry_s: float = 3.0, preview_fps: float = 4.0, finite: bool = False,
+                 may_open: Callable[[], bool] | None = None) -> None:
         self.games = games
         self.open_source = open_source
         self.make_tracker = make_tracker
+        self.finite = finite
+        self.may_open = may_open
         self.retry_s = retry_s
         self.preview_period = 1.0 / preview_fps
         self._colours: tuple[str, ...] = games.default_colours
@@ -60,8 +69,7 @@ class LiveLoop:
     def start(self) -> None:
         current = self.games.current_id()
         if current is not None:
-            game = self.games.get(current)
-            self.accept(game.table.colours, game.expected_board())
+            self.accept(self.games.get(current))
         self._thread = threading.Thread(target=self._run, name="live-loop", daemon=True)
         self._thread.start()
 
@@ -70,16 +78,23 @@ class LiveLoop:
         if self._thread is not None:
             self._thread.join(timeout)
 
-    def accept(self, colours: tuple[str, ...], board: Board) -> None:
-        """The board the players have confirmed (with the moves still waiting): later moves
-        are read against it. A game with another set of colours gets a tracker for those."""
+    def accept(self, game: Game) -> list[tuple[Placed, ...]]:
+        """The game as players left it: later moves are read against it. Answers the tiles
+        the camera sees that the game holds nowhere, to be offered again. A game with another
+        set of colours gets a tracker for those."""
+        colours = game.table.colours
         with self._lock:
             if colours != self._colours:
                 self._colours = colours
                 self._tracker = self.make_tracker(colours)
-            elif not len(board):
-                self._tracker.reset()
-            self._tracker.accept(board)
+            again = self._tracker.accept(game.table.board, game.waiting_tiles(),
+                                         [(x, y, tile) for (x, y), tile in game.ignored.items()])
+        return [move.tiles for move in again]
+
+    def rescan(self) -> None:
+        """Read the next frame afresh, still or not ("the table is right")."""
+        with self._lock:
+            self._tracker.rescan()
 
     def jpeg(self) -> bytes | None:
         """The latest preview frame as JPEG, or None before the first frame."""
@@ -88,6 +103,9 @@ class LiveLoop:
     def _run(self) -> None:
         delay = self.retry_s
         while not self._stop.is_set():
+            if self.may_open is not None and not self.may_open():
+                self._stop.wait(self.retry_s)
+                continue
             self.games.set_camera("connecting")
             try:
                 source = self.open_source()
@@ -96,6 +114,8 @@ class LiveLoop:
                 worked = False
             else:
                 worked = self._watch(source)
+                if self.games.camera["state"] == "ended" and self.finite:
+                    return  # a recording is read once
             # A camera that keeps failing is retried less and less often, so its status does
             # not flicker on every page; one that worked a while is retried at once.
             delay = self.retry_s if worked else min(delay * 2, MAX_RETRY_S)
@@ -125,6 +145,7 @@ class LiveLoop:
     def _step(self, frame: Any) -> None:
         with self._lock:
             moves = self._tracker.feed(frame)
+            view = self._tracker.view()
             overlay = None
             if time.monotonic() - self._jpeg_at >= self.preview_period:
                 overlay = self._tracker.last_overlay()
@@ -133,6 +154,8 @@ class LiveLoop:
             if ok:
                 self._jpeg, self._jpeg_at = data.tobytes(), time.monotonic()
         for move in moves:
+            if move.withdrawn:
+                self.games.withdrawn(move.withdrawn)
             if not move.tiles:
                 # The tracker's note about the table (a tile it missed elsewhere) with no new
                 # tile: nothing for players to confirm.
@@ -144,4 +167,6 @@ class LiveLoop:
                 [alt for alt, _ in guess.alternatives if alt != tile]
                 for (_, _, tile), guess in zip(move.tiles, move.guesses, strict=False)
             ]
-            self.games.detected(move.tiles, move.needs_confirmation, move.reason, alternatives)
+            self.games.detected(move.tiles, move.needs_confirmation, move.reason, alternatives,
+                                getattr(move, "split", None))
+        self.games.set_view(view.tiles, view.off_board)

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Sequence
 from typing import Any
 
+from engine.board import Placed
 from engine.sheet import score_sheet
 from engine.tiles import SHAPES
 
@@ -40,7 +42,30 @@ def pending_json(pending: PendingMove | None) -> dict[str, Any] | None:
         "needs_confirmation": pending.needs_confirmation,
         "doubt": pending.doubt,
         "detected": pending.detected,
+        "split": None if pending.split is None else dict(zip(("part", "of"), pending.split,
+                                                             strict=True)),
+        "reoffered": pending.reoffered,
     }
+
+
+def camera_board_json(game: Game, view: tuple[Sequence[Placed], Sequence[Placed]] | None
+                      ) -> dict[str, Any] | None:
+    """What the camera sees next to what the game holds, for "the table is right".
+
+    ``extra`` lies on the table but nowhere in the game (nor set aside); ``missing`` is in
+    the game (confirmed or waiting) but not on the table. None before the camera's first look.
+    """
+    if view is None:
+        return None
+    tiles, off_board = view
+    seen = {(x, y) for x, y, _ in tiles}
+    held = game.expected_board()
+    extra = [p for p in tiles if (p[0], p[1]) not in held]
+    missing = [p for p in held.placed() if (p[0], p[1]) not in seen
+               and (p[0], p[1]) not in game.ignored]
+    return {"tiles": placed_json(tiles), "off_board": placed_json(off_board),
+            "extra": placed_json(extra), "missing": placed_json(missing),
+            "agrees": not extra and not missing}
 
 
 def game_json(game: Game) -> dict[str, Any]:
@@ -65,6 +90,7 @@ def game_json(game: Game) -> dict[str, Any]:
             for record in table.turns
         ],
         "pending": pending_json(game.pending),
+        "ignored": placed_json(sorted((x, y, t) for (x, y), t in game.ignored.items())),
         "more_pending": max(0, len(game.queue) - 1),
         "board": placed_json(table.board.placed()),
         "bag_size": table.bag_size,

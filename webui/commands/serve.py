@@ -81,18 +81,33 @@ def camera_spec(requested: str | None) -> str:
     return "0"
 
 
+def demo_idle(games: Games) -> bool:
+    """Whether the demo may play: no game is in progress (none, an ended one, or a new one
+    with no turn yet). The recording starts from an empty table, so it never plays over a
+    game that has turns: it would open a game over the players' game."""
+    current = games.current_id()
+    if current is None:
+        return True
+    table = games.get(current).table
+    return table.ended or not table.turns
+
+
 def demo_opener(games: Games, colours: tuple[str, ...]) -> Callable[[], FrameSource]:
-    """Open the demo on a fresh game: the simulated game starts from an empty table each time
-    it opens (at start, after it ends, after an error), so its moves need an empty board."""
+    """Open the demo on a game with an empty table: the players' new game if it has no turn
+    yet, else a fresh one (only ever called when :func:`demo_idle`)."""
 
     def open_demo() -> FrameSource:
         current = games.current_id()
-        table = games.get(current).table if current is not None else None
-        if table is None or table.turns or table.ended:
+        if current is None or games.get(current).table.ended:
             games.create(DEMO_PLAYERS, colours)
         return open_source("demo")
 
     return open_demo
+
+
+def is_recording(spec: str) -> bool:
+    """A video file or a folder of photos: it ends, and is then not read again."""
+    return spec not in ("demo", "none") and not spec.isdigit() and Path(spec).expanduser().exists()
 
 
 def lan_address() -> str:
@@ -117,7 +132,9 @@ def run(args: argparse.Namespace) -> int:
     opener = demo_opener(games, args.colours) if spec == "demo" else lambda: open_source(spec)
     loop = None
     if spec != "none":
-        loop = attach_live(app, opener, lambda colours: MoveTracker(colours=colours))
+        loop = attach_live(app, opener, lambda colours: MoveTracker(colours=colours),
+                           finite=is_recording(spec),
+                           may_open=(lambda: demo_idle(games)) if spec == "demo" else None)
     keys = app.extensions["qwirkle_keys"]
     join = f"{url}/join?t={keys.token}"
     if spec == "demo":
