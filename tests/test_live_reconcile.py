@@ -1,0 +1,246 @@
+"""The game and the table kept in step, through the real tracker and the real app.
+
+A scripted camera shows rendered positions of a short game one by one; the players act
+through the JSON API, as the tablets do. After each trap (an undo with the tiles left on the
+table, "Not a move" on a real move, a game started over tiles, "the table is right", the end
+of the game, a recording that ends) play goes on, and every later move is confirmable and
+scored as in the real game.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+
+import pytest
+from replay_scenes import MOVE_1, MOVE_2, MOVE_3, renders
+from webui_support import Table, make_app
+
+from vision.source import Frame, SourceError
+from vision.tracker import MoveTracker
+from webui.app import attach_live
+
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
+
+
+@pytest.fixture(scope="module")
+def stills():
+    """The table empty, after move 1 (3 points), move 2 (3) and move 3 (4)."""
+    return renders().stills()
+
+
+class ScriptedCamera:
+    """A camera that shows what the test puts in front of it, each picture once.
+
+    ``show`` returns when the live loop has finished with the picture (it asks for the next
+    one only then), so a test can look at the state right after. ``unplug`` makes the camera
+    fail; ``end`` ends it as a recording ends.
+    """
+
+    def __init__(self) -> None:
+        self.pictures: queue.Queue = queue.Queue()
+        self.asked = 0
+        self.opened = 0
+        self._done = threading.Condition()
+
+    def __call__(self):
+        self.opened += 1
+        return self.frames()
+
+    def frames(self):
+        while True:
+            with self._done:
+                self.asked += 1
+                self._done.notify_all()
+            picture = self.pictures.get()
+            if isinstance(picture, Exception):
+                raise picture
+            if picture is None:
+                return
+            yield Frame(picture, float(self.asked), f"{self.asked:02d}.jpg", still=True)
+
+    def show(self, picture, timeout: float = 60.0) -> None:
+        with self._done:
+            before = self.asked
+            self.pictures.put(picture)
+            assert self._done.wait_for(lambda: self.asked > before, timeout), "not read"
+
+    def unplug(self) -> None:
+        self.pictures.put(SourceError("camera 0 stopped delivering frames"))
+
+    def end(self) -> None:
+        self.pictures.put(None)
+
+
+@pytest.fixture
+def table(tmp_path):
+    app = make_app(tmp_path / "games.sqlite3", CAMERA_RETRY_S=0.05)
+    camera = ScriptedCamera()
+    loop = attach_live(app, camera, lambda colours: MoveTracker(colours=colours))
+    yield Table(app), camera
+    loop.stop(timeout=1.0)
+    camera.end()
+
+
+def cells(tiles) -> set[str]:
+    """The tiles of a move by their codes (each rendered move's tiles are all different;
+    the scan picks its own origin and orientation for the cells)."""
+    return {t["code"] for t in tiles}
+
+
+def shape(moves) -> set[str]:
+    return {tile.code for _, _, tile in moves}
+
+
+def state(t: Table) -> dict:
+    return t.client.get("/api/state").json
+
+
+def confirm(t: Table, game: int) -> dict:
+    response = t.post(f"/api/games/{game}/pending/confirm")
+    assert response.status_code == 200, response.json
+    return response.json
+
+
+def play_to_move_two(t: Table, camera: ScriptedCamera, stills) -> int:
+    game = t.new_game()
+    camera.show(stills[0])
+    camera.show(stills[1])
+    assert cells(state(t)["pending"]["tiles"]) == shape(MOVE_1)
+    confirm(t, game)
+    camera.show(stills[2])
+    assert cells(state(t)["pending"]["tiles"]) == shape(MOVE_2)
+    done = confirm(t, game)
+    assert [p["score"] for p in done["players"]] == [3, 3]
+    return game
+
+
+def test_undo_with_the_tiles_left_on_the_table_offers_them_again_first(table, stills):
+    t, camera = table
+    game = play_to_move_two(t, camera, stills)
+    after = t.post(f"/api/games/{game}/undo").json
+    # No new picture needed: the tiles still lie there, offered again as a move of their own.
+    assert cells(after["pending"]["tiles"]) == shape(MOVE_2)
+    assert after["pending"]["reoffered"] and after["more_pending"] == 0
+    assert after["camera_board"]["agrees"]
+    camera.show(stills[3])  # the next player's move queues behind it
+    now = state(t)
+    assert cells(now["pending"]["tiles"]) == shape(MOVE_2) and now["more_pending"] == 1
+    confirm(t, game)
+    done = confirm(t, game)
+    assert [turn["score"] for turn in done["turns"]] == [3, 3, 4]
+    assert done["pending"] is None
+
+
+def test_undo_then_tiles_taken_back_simply_disappear(table, stills):
+    t, camera = table
+    game = play_to_move_two(t, camera, stills)
+    t.post(f"/api/games/{game}/undo")
+    camera.show(stills[1])  # the player took move 2 back off the table
+    now = state(t)
+    assert now["pending"] is None and now["camera_board"]["agrees"]
+    camera.show(stills[2])  # and lays it again: a move like any other
+    assert cells(state(t)["pending"]["tiles"]) == shape(MOVE_2)
+    assert confirm(t, game)["players"][1]["score"] == 3
+
+
+def test_not_a_move_sets_tiles_aside_and_they_can_be_taken_back(table, stills):
+    t, camera = table
+    game = t.new_game()
+    camera.show(stills[0])
+    camera.show(stills[1])
+    confirm(t, game)
+    camera.show(stills[2])
+    dismissed = t.post(f"/api/games/{game}/pending/dismiss").json  # a real move, wrongly
+    assert cells(dismissed["ignored"]) == shape(MOVE_2) and dismissed["pending"] is None
+    camera.show(stills[3])  # the next move is read without the tiles set aside
+    now = state(t)
+    assert cells(now["pending"]["tiles"]) == shape(MOVE_3)
+    assert now["pending"]["legal"] and now["pending"]["score"] == 4
+    # The players see their mistake: move 2 comes back, ahead of move 3.
+    back = t.post(f"/api/games/{game}/ignored/restore").json
+    assert cells(back["pending"]["tiles"]) == shape(MOVE_2) and back["ignored"] == []
+    confirm(t, game)
+    done = confirm(t, game)
+    assert [turn["score"] for turn in done["turns"]] == [3, 3, 4]
+
+
+def test_a_game_started_over_tiles_offers_them_as_the_first_move(table, stills):
+    t, camera = table
+    camera.show(stills[1])  # tiles lie on the table before any game
+    assert t.client.get("/api/camera").json["tiles"] == len(MOVE_1)
+    game = t.new_game()
+    first = state(t)["pending"]
+    assert cells(first["tiles"]) == shape(MOVE_1) and first["reoffered"]
+    confirm(t, game)
+    camera.show(stills[2])
+    assert confirm(t, game)["players"][1]["score"] == 3
+
+
+def test_the_table_is_right_removes_a_tile_the_camera_does_not_see(table, stills):
+    t, camera = table
+    game = t.new_game()
+    camera.show(stills[0])
+    camera.show(stills[1])
+    pending = state(t)["pending"]["tiles"]
+    # A careless fix adds a phantom tile to the move, and it is confirmed.
+    xs, ys = {tile["x"] for tile in pending}, {tile["y"] for tile in pending}
+    x, y = (max(xs) + 1, min(ys)) if len(ys) == 1 else (min(xs), max(ys) + 1)
+    phantom = dict(pending[0], x=x, y=y, shape="cross", code=pending[0]["code"][0] + "Cr")
+    t.post(f"/api/games/{game}/pending", {"tiles": [*pending, phantom]})
+    assert confirm(t, game)["players"][0]["score"] == 4
+    board = state(t)["camera_board"]
+    assert not board["agrees"] and cells(board["missing"]) == {phantom["code"]}
+    assert t.post(f"/api/games/{game}/table/check").status_code == 200
+    fixed = t.post(f"/api/games/{game}/table/accept").json
+    assert fixed["players"][0]["score"] == 3 and fixed["camera_board"]["agrees"]
+    camera.show(stills[2])
+    assert confirm(t, game)["players"][1]["score"] == 3
+
+
+def test_an_ended_game_takes_no_more_moves(table, stills):
+    t, camera = table
+    game = t.new_game()
+    camera.show(stills[0])
+    camera.show(stills[1])
+    confirm(t, game)
+    t.post(f"/api/games/{game}/finish", {"went_out": None})
+    camera.show(stills[2])
+    now = state(t)
+    assert now["ended"] and now["pending"] is None and len(now["turns"]) == 1
+
+
+def test_a_recording_that_ends_is_not_read_again(tmp_path, stills):
+    app = make_app(tmp_path / "games.sqlite3", CAMERA_RETRY_S=0.01)
+    t, camera = Table(app), ScriptedCamera()
+    loop = attach_live(app, camera, lambda colours: MoveTracker(colours=colours), finite=True)
+    t.new_game()
+    camera.show(stills[1])
+    camera.end()
+    deadline = time.monotonic() + 10
+    while app.extensions["qwirkle_games"].camera["state"] != "ended":
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    time.sleep(0.3)
+    loop.stop(timeout=1.0)
+    assert camera.opened == 1
+    assert cells(state(t)["pending"]["tiles"]) == shape(MOVE_1)
+
+
+def test_a_camera_outage_keeps_the_waiting_move(table, stills):
+    t, camera = table
+    game = t.new_game()
+    camera.show(stills[0])
+    camera.show(stills[1])
+    camera.unplug()
+    deadline = time.monotonic() + 10
+    while camera.opened < 2:
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    camera.show(stills[1])  # back, the same table: nothing new
+    now = state(t)
+    assert cells(now["pending"]["tiles"]) == shape(MOVE_1) and now["more_pending"] == 0
+    confirm(t, game)
+    camera.show(stills[2])
+    assert confirm(t, game)["players"][1]["score"] == 3
