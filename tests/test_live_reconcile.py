@@ -244,3 +244,64 @@ def test_a_camera_outage_keeps_the_waiting_move(table, stills):
     confirm(t, game)
     camera.show(stills[2])
     assert confirm(t, game)["players"][1]["score"] == 3
+
+
+@pytest.fixture
+def video(tmp_path, stills):
+    """The three moves as a short clip with hands."""
+    from replay_scenes import QUIET
+
+    from vision.synth.footage import video_frames, write_video
+
+    path = tmp_path / "clip.mp4"
+    write_video(video_frames(stills, QUIET, 7), path, QUIET.fps)
+    return path
+
+
+@pytest.fixture
+def servers(tmp_path):
+    from webui_support import Servers
+
+    started = Servers(tmp_path / "games.sqlite3")
+    yield started
+    started.close()
+
+
+def watch_to_the_end(server) -> dict:
+    deadline = time.monotonic() + 120
+    while server.api("GET", "/api/camera")["state"] != "ended":
+        assert time.monotonic() < deadline, server.log.read_text()
+        time.sleep(0.2)
+    return server.api("GET", "/api/state")
+
+
+def test_serve_with_a_video_undo_keeps_every_move(servers, video):
+    """`qwirkle serve --camera clip.mp4`: three moves seen, two confirmed, the second undone
+    while its tiles stay on the table; it comes back first and the game ends as played."""
+    server = servers.start(str(video))
+    game = server.api("POST", "/api/games", {"players": ["Ann", "Bob"]})["id"]
+    now = watch_to_the_end(server)
+    assert now["more_pending"] == 2, now
+    for _ in range(2):
+        server.api("POST", f"/api/games/{game}/pending/confirm")
+    undone = server.api("POST", f"/api/games/{game}/undo")
+    assert cells(undone["pending"]["tiles"]) == shape(MOVE_2)
+    assert undone["more_pending"] == 1
+    for _ in range(2):
+        done = server.api("POST", f"/api/games/{game}/pending/confirm")
+    assert [turn["score"] for turn in done["turns"]] == [3, 3, 4]
+    assert done["pending"] is None
+    assert server.api("GET", "/api/camera")["state"] == "ended"  # read once, not again
+
+
+def test_pending_moves_are_rebuilt_from_the_camera_after_kill_9(servers, video):
+    """Moves waiting for confirmation are not logged: after a crash the camera reads them
+    again from the table against the confirmed board. Tiles set aside are logged."""
+    server = servers.start(str(video))
+    game = server.api("POST", "/api/games", {"players": ["Ann", "Bob"]})["id"]
+    assert watch_to_the_end(server)["more_pending"] == 2
+    server.api("POST", f"/api/games/{game}/pending/confirm")
+    server.kill()
+    again = watch_to_the_end(servers.start(str(video)))
+    assert len(again["turns"]) == 1
+    assert cells(again["pending"]["tiles"]) == shape(MOVE_2) and again["more_pending"] == 1

@@ -35,7 +35,7 @@ from .games import Game
 
 bp = Blueprint("pages", __name__)
 
-PARTS = ("status", "pending", "turns", "sheet", "tracker")
+PARTS = ("status", "pending", "turns", "sheet", "tracker", "reconcile")
 VIEWS = ("table", "tablet", "sheet")
 # Line colours of the score chart, one per seat; chosen to stay apart for colour-blind eyes.
 SEAT_COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9")

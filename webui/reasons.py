@@ -162,6 +162,9 @@ _DOUBTS: list[tuple[str, Say]] = [
         "this move.")),
     (rf"tile at {_CELL} now reads (?P<tile>{_TILE}) \(was read as (?P<other>{_TILE})\)",
      _l("A tile first read as %(other)s is now read as %(tile)s.")),
+    (r"these tiles are still on the table but not in the game",
+     _l("These tiles are still on the table but not in the game (after an undo, a removed "
+        "turn, or a game started over tiles): are they a move?")),
 ]
 DOUBTS = [(re.compile(pattern), say) for pattern, say in _DOUBTS]
 

@@ -222,6 +222,10 @@ const actions = {
   "save-edit": () => saveEdit({ kind: "place", tiles: plainTiles(editing.tiles) }),
   "edit-pass": () => saveEdit({ kind: "pass" }),
   "edit-exchange": (b) => saveEdit({ kind: "exchange", count: Number(b.dataset.count) }),
+  restore: () => send("POST", api("/ignored/restore"), {}),
+  "table-check": () => send("POST", api("/table/check"), {}),
+  "table-accept": (b) => send("POST", api("/table/accept"),
+    b.dataset.x === undefined ? {} : { cells: [[Number(b.dataset.x), Number(b.dataset.y)]] }),
 };
 
 document.addEventListener("click", (event) => {
