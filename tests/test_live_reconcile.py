@@ -170,6 +170,8 @@ def test_a_game_started_over_tiles_offers_them_as_the_first_move(table, stills):
     t, camera = table
     camera.show(stills[1])  # tiles lie on the table before any game
     assert t.client.get("/api/camera").json["tiles"] == len(MOVE_1)
+    setup = t.client.get("/setup").data.decode()
+    assert f"The camera sees {len(MOVE_1)} tiles on the table" in setup
     game = t.new_game()
     first = state(t)["pending"]
     assert cells(first["tiles"]) == shape(MOVE_1) and first["reoffered"]

@@ -31,6 +31,7 @@ from engine.tiles import COLOURS, SHAPES, Tile
 from . import i18n
 from .api import games, state
 from .auth import is_authorized, is_local, keys, set_token_cookie
+from .codec import placed_json
 from .games import Game
 
 bp = Blueprint("pages", __name__)
@@ -180,7 +181,7 @@ def current_view(view: str):
 
 @bp.get("/setup")
 def setup():
-    return render_template("setup.html", **context(None))
+    return render_template("setup.html", seen=camera_tiles(), **context(None))
 
 
 @bp.get("/games")
@@ -207,7 +208,14 @@ def part(game_id: int, name: str):
 @bp.get("/part/camera")
 def camera_part():
     """The camera's status line alone, for the set-up page's camera check."""
-    return render_template("part_camera.html", camera=games().camera)
+    return render_template("part_camera.html", camera=games().camera, seen=camera_tiles())
+
+
+def camera_tiles() -> list[dict[str, Any]]:
+    """The tiles the camera sees on the board now (a game started over them offers them as
+    its first move, so the set-up page shows them)."""
+    view = games().view
+    return placed_json(view[0]) if view else []
 
 
 @bp.get("/join")
