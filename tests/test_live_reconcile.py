@@ -307,3 +307,24 @@ def test_pending_moves_are_rebuilt_from_the_camera_after_kill_9(servers, video):
     again = watch_to_the_end(servers.start(str(video)))
     assert len(again["turns"]) == 1
     assert cells(again["pending"]["tiles"]) == shape(MOVE_2) and again["more_pending"] == 1
+
+
+def test_a_waiting_move_is_read_again_against_the_fixed_board(tmp_path):
+    """The camera read move 2 against move 1 as it saw it; players fix move 1's colour, and
+    move 2 is read again with the classifier's runner-up label, flagged."""
+    from engine.tiles import Tile
+
+    app = make_app(tmp_path / "games.sqlite3")
+    t = Table(app)
+    game = t.new_game()
+    games = app.extensions["qwirkle_games"]
+    red, orange = "red", "orange"
+    first = [(0, 0, Tile(red, "circle")), (1, 0, Tile(red, "square"))]
+    games.detected(first, False, "", [[Tile(orange, "circle")], [Tile(orange, "square")]])
+    games.detected([(2, 0, Tile(red, "star"))], False, "", [[Tile(orange, "star")]])
+    fixed = [{"x": x, "y": 0, "colour": orange, "shape": tile.shape} for x, _, tile in first]
+    t.post(f"/api/games/{game}/pending", {"tiles": fixed})
+    shown = confirm(t, game)["pending"]
+    assert shown["legal"] and shown["needs_confirmation"]
+    assert [(p["colour"], p["shape"]) for p in shown["tiles"]] == [(orange, "star")]
+    assert confirm(t, game)["players"][1]["score"] == 3

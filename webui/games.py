@@ -15,6 +15,7 @@ makes the game agree with what the camera sees.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import logging
 import threading
 from collections.abc import Callable, Sequence
@@ -158,6 +159,33 @@ def evaluate(table: TableGame, tiles: Sequence[Placed]) -> Verdict:
     return Verdict(True, after.turns[-1].score, "", check_move(table.board, tiles).lines)
 
 
+REREAD_LABELLINGS = 64
+"""Labellings of a waiting move tried against the board players confirmed before it."""
+
+
+def reread(table: TableGame, move: PendingMove) -> PendingMove:
+    """A waiting move judged again against the game as players left it.
+
+    The camera chose its labels against the board it expected then; since, players may have
+    fixed a tile of the move before it, or set that move aside. If the labels read then no
+    longer make a legal move, the classifier's runner-up labels are tried (best first for
+    the first tiles), and a legal reading found so is shown, flagged for a look.
+    """
+    verdict = evaluate(table, move.tiles)
+    if verdict.legal or not move.alternatives:
+        return dataclasses.replace(move, verdict=verdict)
+    options = [(tile, *alts) for (_, _, tile), alts in zip(move.tiles, move.alternatives,
+                                                           strict=False)]
+    options += [(tile,) for _, _, tile in move.tiles[len(options):]]
+    for labels in itertools.islice(itertools.product(*options), 1, REREAD_LABELLINGS):
+        tiles = tuple((x, y, tile) for (x, y, _), tile in zip(move.tiles, labels, strict=True))
+        again = evaluate(table, tiles)
+        if again.legal:
+            return dataclasses.replace(move, tiles=tiles, verdict=again,
+                                       needs_confirmation=True)
+    return dataclasses.replace(move, verdict=verdict)
+
+
 class Games:
     """All games of one server; thread-safe (waitress serves requests from many threads)."""
 
@@ -264,8 +292,7 @@ class Games:
             if not game.table.ended:
                 game.queue[:0] = [self._offer(game, tiles) for tiles in again]
         if game.queue:
-            head = game.queue[0]
-            game.queue[0] = dataclasses.replace(head, verdict=evaluate(game.table, head.tiles))
+            game.queue[0] = reread(game.table, game.queue[0])
 
     @staticmethod
     def _offer(game: Game, tiles: Sequence[Placed]) -> PendingMove:
