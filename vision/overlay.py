@@ -1,13 +1,21 @@
-"""A debug picture of a scan: the fitted lattice, each tile's cell and its label, on the photo."""
+"""Pictures drawn over the camera's frames: a scan's debug picture (the fitted lattice, each
+tile's cell and label) and the live preview (what the tracker knows of the board)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import cv2
 import numpy as np
 
+from engine.board import Cell, Placed
 from vision.lattice import project
+
+KNOWN = (80, 200, 80)
+"""BGR of the dot on a tile already on the board, in the live preview."""
+
+LATEST = (0, 165, 255)
+"""BGR of the outline round a tile of the last move, in the live preview."""
 
 
 def draw_overlay(image: np.ndarray, homography: np.ndarray, cells: np.ndarray,
@@ -45,3 +53,22 @@ def _polyline(image: np.ndarray, homography: np.ndarray, cell_points, colour, th
     """Draw a polyline given in cell coordinates (a homography keeps lines straight)."""
     pixels = project(homography, np.asarray(cell_points, dtype=np.float64))
     cv2.polylines(image, [np.round(pixels).astype(np.int32)], False, colour, thick, cv2.LINE_AA)
+
+
+def draw_board(image: np.ndarray, homography: np.ndarray, placed: Sequence[Placed],
+               latest: Iterable[Cell]) -> np.ndarray:
+    """The live preview: a small dot on each known tile, an outline round each tile of the
+    last move, no text. It is seen from across the room on a TV, so it draws little.
+    (``homography`` takes board cells to pixels.)"""
+    out = image.copy()
+    new = set(latest)
+    thick = max(1, round(max(image.shape[:2]) / 640))
+    for x, y, _ in placed:
+        if (x, y) in new:
+            square = [(x - 0.5, y - 0.5), (x + 0.5, y - 0.5), (x + 0.5, y + 0.5),
+                      (x - 0.5, y + 0.5), (x - 0.5, y - 0.5)]
+            _polyline(out, homography, square, LATEST, 2 * thick)
+        else:
+            u, v = project(homography, np.array([[x, y]], np.float64))[0]
+            cv2.circle(out, (int(round(u)), int(round(v))), 2 * thick, KNOWN, -1, cv2.LINE_AA)
+    return out

@@ -46,6 +46,7 @@ from engine.tiles import COLOURS, Tile
 from vision.classifier import classify_crops
 from vision.crops import CROP, extract_crops
 from vision.decode import REOFFERED, DetectedMove, decode_move, label_table
+from vision.overlay import draw_board
 from vision.register import Registration, register
 from vision.scan import scan_image
 from vision.source import Frame
@@ -350,25 +351,13 @@ class MoveTracker:
                 for m in moves]
 
     def last_overlay(self) -> np.ndarray | None:
-        """The latest frame with the board's cells drawn, the last move's tiles highlighted."""
+        """The latest frame with the board drawn, the last move's tiles outlined."""
         if self._frame is None:
             return None
-        image = self._frame.copy()
         if self._homography is None:
-            return image
-        latest = {(x, y) for x, y, _ in self._last_move}
-        placed = self.board.placed()
-        if not placed:
-            return image
-        cells = np.array([[[x, y] for x, y, _ in placed]], dtype=np.float64)
-        pixels = cv2.perspectiveTransform(cells, self._homography)[0]
-        for (x, y, tile), (u, v) in zip(placed, pixels, strict=True):
-            colour = (0, 165, 255) if (x, y) in latest else (80, 220, 80)
-            centre = (int(round(u)), int(round(v)))
-            cv2.circle(image, centre, 6, colour, -1)
-            cv2.putText(image, tile.code, (centre[0] + 8, centre[1] - 8),
-                        cv2.FONT_HERSHEY_SIMPLEX, 0.45, colour, 1, cv2.LINE_AA)
-        return image
+            return self._frame.copy()
+        return draw_board(self._frame, self._homography, self.board.placed(),
+                          [(x, y) for x, y, _ in self._last_move])
 
 
 def _off_board(board: set[Cell], new: list[Cell]) -> set[Cell]:
