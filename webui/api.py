@@ -14,7 +14,7 @@ from flask_babel import gettext as _
 
 from .auth import check_origin, keys, needs_token, set_token_cookie
 from .codec import PayloadError, parse_turn, turn_json
-from .games import Conflict, Game, Games
+from .games import Conflict, Event, Game, Games
 from .state import camera_board_json, game_json, sheet_csv
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -161,13 +161,13 @@ def play(game_id: int):
 @needs_token
 def replace(game_id: int, index: int):
     turn = turn_json(parse_turn(body()))
-    return answer(games().act(game_id, "replace", {"index": index, "turn": turn}))
+    return answer(games().act(game_id, Event.REPLACE, {"index": index, "turn": turn}))
 
 
 @bp.delete("/games/<int:game_id>/turns/<int:index>")
 @needs_token
 def void(game_id: int, index: int):
-    return answer(games().act(game_id, "void", {"index": index}))
+    return answer(games().act(game_id, Event.VOID, {"index": index}))
 
 
 @bp.post("/games/<int:game_id>/undo")
@@ -176,7 +176,7 @@ def undo(game_id: int):
     turns = games().get(game_id).table.turns
     if not turns:
         raise Conflict(_("There is no turn to undo."))
-    return answer(games().act(game_id, "void", {"index": len(turns) - 1}))
+    return answer(games().act(game_id, Event.VOID, {"index": len(turns) - 1}))
 
 
 @bp.post("/games/<int:game_id>/finish")
@@ -185,7 +185,7 @@ def finish(game_id: int):
     data = body()
     if "went_out" not in data:
         raise PayloadError(_("went_out is missing: a seat number, or null when nobody can play"))
-    return answer(games().act(game_id, "finish", {"went_out": data["went_out"]}))
+    return answer(games().act(game_id, Event.FINISH, {"went_out": data["went_out"]}))
 
 
 @bp.get("/games/<int:game_id>/export.csv")

@@ -1,5 +1,6 @@
-"""The games the server knows: each one's event log replayed into an engine TableGame, the
-move waiting for confirmation, and a change signal that the live streams wait on.
+"""The games the server knows: each one's event log replayed into an engine TableGame, with
+its queue of moves waiting for confirmation (:mod:`webui.pending`), and the change signal that
+the live streams wait on (:mod:`webui.notifier`).
 
 Every confirmed action goes through :meth:`Games.act`: it is first applied to the in-memory
 game (so an illegal action is refused without touching the log), then appended to the log, and
@@ -15,23 +16,24 @@ makes the game agree with what the camera sees.
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import logging
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
 
 from engine.board import Board, Cell, Placed
-from engine.rules import IllegalMove, Line, check_move
+from engine.rules import IllegalMove
 from engine.table import Place, TableGame
 from engine.tiles import COLOURS, Tile
-from vision.decode import REOFFERED
 
 from .codec import PayloadError, parse_tiles, parse_turn, placed_json, turn_json
 from .db import EventLog, GameRow
+from .notifier import Notifier
+from .pending import PendingMove, evaluate, offered, reread, without
 
 logger = logging.getLogger(__name__)
 
@@ -43,26 +45,6 @@ class UnknownGame(LookupError):
 class Conflict(ValueError):
     """A well-formed request that the game's state refuses: an illegal move, no pending move,
     a finished game (HTTP 409). Its message is the engine's reason, fit to show a player."""
-
-
-@dataclass(frozen=True)
-class PendingMove:
-    """A move the camera saw, waiting for a player to confirm, fix or dismiss it."""
-
-    tiles: tuple[Placed, ...]
-    verdict: Verdict
-    needs_confirmation: bool
-    # Per tile (same order as tiles): the classifier's runner-up labels, best first, so the
-    # Fix menu can offer the likeliest corrections first.
-    alternatives: tuple[tuple[Tile, ...], ...] = ()
-    # Why the tracker is unsure, when it is (shown on the card).
-    doubt: str = ""
-    detected: bool = True
-    # (part, of) when one camera reading held several moves, split into consecutive turns.
-    split: tuple[int, int] | None = None
-    # Tiles the camera still saw after the game lost them (an undo, a removed turn, tiles
-    # taken back from "not a move", a new game over tiles).
-    reoffered: bool = False
 
 
 @dataclass
@@ -96,13 +78,24 @@ class Game:
         return Board.from_placed((x, y, tile) for (x, y), tile in cells.items())
 
 
-SIDE_EVENTS = ("ignore", "restore")
+class Event(StrEnum):
+    """The kinds of events in a game's log: the score sheet's, then the tiles set aside."""
+
+    PLAY = "play"
+    REPLACE = "replace"
+    VOID = "void"
+    FINISH = "finish"
+    IGNORE = "ignore"
+    RESTORE = "restore"
+
+
+SIDE_EVENTS = (Event.IGNORE, Event.RESTORE)
 """Logged events about the tiles set aside, which do not touch the score sheet."""
 
 
-def apply_side_event(game: Game, kind: str, payload: dict[str, Any]) -> None:
+def apply_side_event(game: Game, kind: Event, payload: dict[str, Any]) -> None:
     """Set tiles aside ("ignore") or take them back ("restore") in a replayed game."""
-    if kind == "ignore":
+    if kind == Event.IGNORE:
         game.ignored.update({(x, y): tile for x, y, tile in parse_tiles(payload.get("tiles"))})
         return
     cells = payload.get("cells")
@@ -113,15 +106,15 @@ def apply_side_event(game: Game, kind: str, payload: dict[str, Any]) -> None:
             game.ignored.pop((cell[0], cell[1]), None)
 
 
-def apply_event(table: TableGame, kind: str, payload: dict[str, Any]) -> TableGame:
+def apply_event(table: TableGame, kind: Event, payload: dict[str, Any]) -> TableGame:
     """One logged event applied to a game; raises PayloadError or IllegalMove."""
-    if kind == "play":
+    if kind == Event.PLAY:
         return table.play(parse_turn(payload.get("turn")))
-    if kind == "replace":
+    if kind == Event.REPLACE:
         return table.replace(_index(table, payload.get("index")), parse_turn(payload.get("turn")))
-    if kind == "void":
+    if kind == Event.VOID:
         return table.void(_index(table, payload.get("index")))
-    if kind == "finish":
+    if kind == Event.FINISH:
         went_out = payload.get("went_out")
         if went_out is not None and (
             isinstance(went_out, bool) or not isinstance(went_out, int)
@@ -138,54 +131,6 @@ def _index(table: TableGame, index: object) -> int:
     return index
 
 
-@dataclass(frozen=True)
-class Verdict:
-    legal: bool
-    score: int | None
-    reason: str
-    lines: tuple[Line, ...] = ()
-
-
-def evaluate(table: TableGame, tiles: Sequence[Placed]) -> Verdict:
-    """Whether placing these tiles is legal now, its score and scoring lines, or why not.
-
-    The table game judges legality (it also knows how many copies are left); the rules give
-    the lines for the tablet's move card.
-    """
-    try:
-        after = table.play(Place(tuple(tiles)))
-    except IllegalMove as error:
-        return Verdict(False, None, str(error))
-    return Verdict(True, after.turns[-1].score, "", check_move(table.board, tiles).lines)
-
-
-REREAD_LABELLINGS = 64
-"""Labellings of a waiting move tried against the board players confirmed before it."""
-
-
-def reread(table: TableGame, move: PendingMove) -> PendingMove:
-    """A waiting move judged again against the game as players left it.
-
-    The camera chose its labels against the board it expected then; since, players may have
-    fixed a tile of the move before it, or set that move aside. If the labels read then no
-    longer make a legal move, the classifier's runner-up labels are tried (best first for
-    the first tiles), and a legal reading found so is shown, flagged for a look.
-    """
-    verdict = evaluate(table, move.tiles)
-    if verdict.legal or not move.alternatives:
-        return dataclasses.replace(move, verdict=verdict)
-    options = [(tile, *alts) for (_, _, tile), alts in zip(move.tiles, move.alternatives,
-                                                           strict=False)]
-    options += [(tile,) for _, _, tile in move.tiles[len(options):]]
-    for labels in itertools.islice(itertools.product(*options), 1, REREAD_LABELLINGS):
-        tiles = tuple((x, y, tile) for (x, y, _), tile in zip(move.tiles, labels, strict=True))
-        again = evaluate(table, tiles)
-        if again.legal:
-            return dataclasses.replace(move, tiles=tiles, verdict=again,
-                                       needs_confirmation=True)
-    return dataclasses.replace(move, verdict=verdict)
-
-
 class Games:
     """All games of one server; thread-safe (waitress serves requests from many threads)."""
 
@@ -193,9 +138,8 @@ class Games:
         self.log = event_log
         self.default_colours = tuple(default_colours)
         self._lock = threading.RLock()
-        self._changed = threading.Condition(self._lock)
+        self.notifier = Notifier(self._lock)
         self._games: dict[int, Game] = {}
-        self._rev = 0
         rows = event_log.games()
         self._current: int | None = rows[0].id if rows else None
         self.camera: dict[str, str] = {"state": "off", "message": ""}
@@ -228,11 +172,12 @@ class Games:
         game = Game(row, TableGame.new(row.players, colours=row.colours))
         for event in self.log.events(row.id):
             try:
-                if event.kind in SIDE_EVENTS:
-                    apply_side_event(game, event.kind, event.payload)
+                kind = Event(event.kind)
+                if kind in SIDE_EVENTS:
+                    apply_side_event(game, kind, event.payload)
                 else:
-                    game.table = apply_event(game.table, event.kind, event.payload)
-            except (PayloadError, IllegalMove) as error:
+                    game.table = apply_event(game.table, kind, event.payload)
+            except (PayloadError, IllegalMove, ValueError) as error:
                 # Keep every other event: one that no longer replays (say, after a rules fix)
                 # must not take the rest of the game with it.
                 logger.warning("game %s: event %s (%s) skipped: %s",
@@ -243,18 +188,15 @@ class Games:
     def version(self, game_id: int) -> str:
         """Changes whenever anything a page shows changes: the SSE event id."""
         with self._lock:
-            return f"{self.get(game_id).seq}.{self._rev}"
+            return f"{self.get(game_id).seq}.{self.notifier.revision}"
 
     def wait(self, game_id: int, seen: str | None, timeout: float) -> str:
         """Block until the version differs from ``seen`` or the timeout passes."""
-        with self._changed:
-            self._changed.wait_for(lambda: self.version(game_id) != seen, timeout)
-            return self.version(game_id)
+        self.notifier.wait_for(lambda: self.version(game_id) != seen, timeout)
+        return self.version(game_id)
 
     def _touch(self) -> None:
-        with self._changed:
-            self._rev += 1
-            self._changed.notify_all()
+        self.notifier.touch()
 
     # --- changing ------------------------------------------------------------------------
     def create(self, players: Sequence[str], colours: Sequence[str]) -> Game:
@@ -270,7 +212,7 @@ class Games:
             self._touch()
             return game
 
-    def act(self, game_id: int, kind: str, payload: dict[str, Any]) -> Game:
+    def act(self, game_id: int, kind: Event, payload: dict[str, Any]) -> Game:
         """Apply, log, then publish one confirmed action."""
         with self._lock:
             game = self.get(game_id)
@@ -290,17 +232,11 @@ class Games:
         if self.on_board is not None and game.row.id == self.current_id():
             again = self.on_board(game)
             if not game.table.ended:
-                game.queue[:0] = [self._offer(game, tiles) for tiles in again]
+                game.queue[:0] = [offered(game.table, tiles) for tiles in again]
         if game.queue:
             game.queue[0] = reread(game.table, game.queue[0])
 
-    @staticmethod
-    def _offer(game: Game, tiles: Sequence[Placed]) -> PendingMove:
-        """Tiles on the table that the game holds nowhere, offered as a move of their own."""
-        return PendingMove(tuple(tiles), evaluate(game.table, tiles), True,
-                           doubt=REOFFERED, reoffered=True)
-
-    def _log_side(self, game: Game, kind: str, payload: dict[str, Any]) -> None:
+    def _log_side(self, game: Game, kind: Event, payload: dict[str, Any]) -> None:
         apply_side_event(game, kind, payload)
         game.seq = self.log.append(game.row.id, kind, payload)
 
@@ -342,20 +278,10 @@ class Games:
             game = self._live_game()
             if game is None:
                 return
-            queue = []
-            for move in game.queue:
-                keep = [i for i, (x, y, _) in enumerate(move.tiles) if (x, y) not in gone]
-                if len(keep) == len(move.tiles):
-                    queue.append(move)
-                elif keep:
-                    tiles = tuple(move.tiles[i] for i in keep)
-                    alts = tuple(move.alternatives[i] for i in keep
-                                 if i < len(move.alternatives))
-                    queue.append(dataclasses.replace(move, tiles=tiles, alternatives=alts,
-                                                     verdict=evaluate(game.table, tiles)))
+            queue = without(game.queue, gone, game.table)
             aside = [list(cell) for cell in sorted(gone & set(game.ignored))]
             if aside:
-                self._log_side(game, "restore", {"cells": aside})
+                self._log_side(game, Event.RESTORE, {"cells": aside})
             game.queue = queue
             self._queue_changed(game)
             self._touch()
@@ -409,7 +335,7 @@ class Games:
             if head.detected:
                 aside = [t for t in head.tiles if (t[0], t[1]) not in game.table.board]
                 if aside:
-                    self._log_side(game, "ignore", {"tiles": placed_json(aside)})
+                    self._log_side(game, Event.IGNORE, {"tiles": placed_json(aside)})
             self._queue_changed(game)
             self._touch()
             return game
@@ -425,8 +351,8 @@ class Games:
                             if cells is None or (x, y) in cells)
             if not chosen:
                 raise Conflict(_l("no such tiles were set aside"))
-            self._log_side(game, "restore", {"cells": [[x, y] for x, y, _ in chosen]})
-            game.queue.insert(0, self._offer(game, chosen))
+            self._log_side(game, Event.RESTORE, {"cells": [[x, y] for x, y, _ in chosen]})
+            game.queue.insert(0, offered(game.table, chosen))
             self._queue_changed(game)
             self._touch()
             return game
@@ -471,9 +397,9 @@ class Games:
             if not isinstance(turn, Place) or not any((x, y) in gone for x, y, _ in turn.tiles):
                 continue
             keep = tuple(t for t in turn.tiles if (t[0], t[1]) not in gone)
-            kind, payload = (("replace", {"index": record.index,
+            kind, payload = ((Event.REPLACE, {"index": record.index,
                                           "turn": turn_json(Place(keep))}) if keep
-                             else ("void", {"index": record.index}))
+                             else (Event.VOID, {"index": record.index}))
             try:
                 table = apply_event(table, kind, payload)
             except IllegalMove as error:
@@ -489,11 +415,11 @@ class Games:
                 raise Conflict(head.verdict.reason)
             game.queue.pop(0)
             try:
-                return self.act(game_id, "play", {"turn": turn_json(Place(head.tiles))})
+                return self.act(game_id, Event.PLAY, {"turn": turn_json(Place(head.tiles))})
             except Exception:
                 game.queue.insert(0, head)
                 raise
 
     def play(self, game_id: int, turn_body: object) -> Game:
         """A turn entered directly (exchange, pass, or a placement from another program)."""
-        return self.act(game_id, "play", {"turn": turn_json(parse_turn(turn_body))})
+        return self.act(game_id, Event.PLAY, {"turn": turn_json(parse_turn(turn_body))})

@@ -16,7 +16,8 @@ from engine.sheet import score_sheet
 from engine.tiles import SHAPES
 
 from .codec import placed_json, tile_json, turn_json
-from .games import Game, PendingMove
+from .games import Game
+from .pending import PendingMove
 
 
 def pending_json(pending: PendingMove | None) -> dict[str, Any] | None:

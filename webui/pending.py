@@ -1,0 +1,108 @@
+"""Moves waiting for confirmation: what the camera saw, judged against the game as it stands.
+
+A waiting move is judged when it is shown, not when it was seen: players may have fixed, set
+aside or undone the moves before it in the meantime.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.board import Cell, Placed
+from engine.rules import IllegalMove, Line, check_move
+from engine.table import Place, TableGame
+from engine.tiles import Tile
+from vision.decode import REOFFERED
+
+
+@dataclass(frozen=True)
+class Verdict:
+    legal: bool
+    score: int | None
+    reason: str
+    lines: tuple[Line, ...] = ()
+
+
+def evaluate(table: TableGame, tiles: Sequence[Placed]) -> Verdict:
+    """Whether placing these tiles is legal now, its score and scoring lines, or why not.
+
+    The table game judges legality (it also knows how many copies are left); the rules give
+    the lines for the tablet's move card.
+    """
+    try:
+        after = table.play(Place(tuple(tiles)))
+    except IllegalMove as error:
+        return Verdict(False, None, str(error))
+    return Verdict(True, after.turns[-1].score, "", check_move(table.board, tiles).lines)
+
+
+@dataclass(frozen=True)
+class PendingMove:
+    """A move the camera saw, waiting for a player to confirm, fix or dismiss it."""
+
+    tiles: tuple[Placed, ...]
+    verdict: Verdict
+    needs_confirmation: bool
+    # Per tile (same order as tiles): the classifier's runner-up labels, best first, so the
+    # Fix menu can offer the likeliest corrections first.
+    alternatives: tuple[tuple[Tile, ...], ...] = ()
+    # Why the tracker is unsure, when it is (shown on the card).
+    doubt: str = ""
+    detected: bool = True
+    # (part, of) when one camera reading held several moves, split into consecutive turns.
+    split: tuple[int, int] | None = None
+    # Tiles the camera still saw after the game lost them (an undo, a removed turn, tiles
+    # taken back from "not a move", a new game over tiles).
+    reoffered: bool = False
+
+
+REREAD_LABELLINGS = 64
+"""Labellings of a waiting move tried against the board players confirmed before it."""
+
+
+def reread(table: TableGame, move: PendingMove) -> PendingMove:
+    """A waiting move judged again against the game as players left it.
+
+    The camera chose its labels against the board it expected then; since, players may have
+    fixed a tile of the move before it, or set that move aside. If the labels read then no
+    longer make a legal move, the classifier's runner-up labels are tried (best first for
+    the first tiles), and a legal reading found so is shown, flagged for a look.
+    """
+    verdict = evaluate(table, move.tiles)
+    if verdict.legal or not move.alternatives:
+        return dataclasses.replace(move, verdict=verdict)
+    options = [(tile, *alts) for (_, _, tile), alts in zip(move.tiles, move.alternatives,
+                                                           strict=False)]
+    options += [(tile,) for _, _, tile in move.tiles[len(options):]]
+    for labels in itertools.islice(itertools.product(*options), 1, REREAD_LABELLINGS):
+        tiles = tuple((x, y, tile) for (x, y, _), tile in zip(move.tiles, labels, strict=True))
+        again = evaluate(table, tiles)
+        if again.legal:
+            return dataclasses.replace(move, tiles=tiles, verdict=again,
+                                       needs_confirmation=True)
+    return dataclasses.replace(move, verdict=verdict)
+
+
+def offered(table: TableGame, tiles: Sequence[Placed]) -> PendingMove:
+    """Tiles on the table that the game holds nowhere, offered as a move of their own."""
+    return PendingMove(tuple(tiles), evaluate(table, tiles), True, doubt=REOFFERED,
+                       reoffered=True)
+
+
+def without(queue: Sequence[PendingMove], gone: set[Cell], table: TableGame
+            ) -> list[PendingMove]:
+    """The queue with the tiles on ``gone`` cells taken out; a move left with none goes."""
+    kept = []
+    for move in queue:
+        keep = [i for i, (x, y, _) in enumerate(move.tiles) if (x, y) not in gone]
+        if len(keep) == len(move.tiles):
+            kept.append(move)
+        elif keep:
+            tiles = tuple(move.tiles[i] for i in keep)
+            alts = tuple(move.alternatives[i] for i in keep if i < len(move.alternatives))
+            kept.append(dataclasses.replace(move, tiles=tiles, alternatives=alts,
+                                            verdict=evaluate(table, tiles)))
+    return kept
