@@ -328,3 +328,22 @@ def test_a_waiting_move_is_read_again_against_the_fixed_board(tmp_path):
     assert shown["legal"] and shown["needs_confirmation"]
     assert [(p["colour"], p["shape"]) for p in shown["tiles"]] == [(orange, "star")]
     assert confirm(t, game)["players"][1]["score"] == 3
+
+
+def test_a_move_taken_back_and_another_laid_in_one_picture_is_offered_once(table, stills):
+    """The waiting move vanishes and a new one appears in the same picture: the withdrawal
+    reaches the game first, and the new move, not yet delivered, must not come twice."""
+    from vision.synth.footage import GameScript
+
+    swapped = renders(script=GameScript([[], MOVE_1, MOVE_1 + MOVE_3], [])).stills()[2]
+    t, camera = table
+    game = t.new_game()
+    camera.show(stills[0])
+    camera.show(stills[1])
+    confirm(t, game)
+    camera.show(stills[2])
+    assert cells(state(t)["pending"]["tiles"]) == shape(MOVE_2)
+    camera.show(swapped)
+    now = state(t)
+    assert cells(now["pending"]["tiles"]) == shape(MOVE_3) and now["more_pending"] == 0
+    assert confirm(t, game)["players"][1]["score"] == 4

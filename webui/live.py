@@ -62,6 +62,9 @@ class LiveLoop:
         self._tracker = make_tracker(self._colours)
         self._lock = threading.Lock()
         self._stop = threading.Event()
+        # Tiles of moves the tracker reported that the games have not been given yet: an
+        # accept() in between must not take them for tiles the game lost.
+        self._in_flight: list[Placed] = []
         self._jpeg: bytes | None = None
         self._jpeg_at = 0.0
         self._thread: threading.Thread | None = None
@@ -87,7 +90,8 @@ class LiveLoop:
             if colours != self._colours:
                 self._colours = colours
                 self._tracker = self.make_tracker(colours)
-            again = self._tracker.accept(game.table.board, game.waiting_tiles(),
+            again = self._tracker.accept(game.table.board,
+                                         game.waiting_tiles() + self._in_flight,
                                          [(x, y, tile) for (x, y), tile in game.ignored.items()])
         return [move.tiles for move in again]
 
@@ -145,6 +149,7 @@ class LiveLoop:
     def _step(self, frame: Any) -> None:
         with self._lock:
             moves = self._tracker.feed(frame)
+            self._in_flight = [tile for move in moves for tile in move.tiles]
             view = self._tracker.view()
             overlay = None
             if time.monotonic() - self._jpeg_at >= self.preview_period:
@@ -170,3 +175,6 @@ class LiveLoop:
             self.games.detected(move.tiles, move.needs_confirmation, move.reason, alternatives,
                                 getattr(move, "split", None))
         self.games.set_view(view.tiles, view.off_board)
+        if moves:
+            with self._lock:
+                self._in_flight = []
