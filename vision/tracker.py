@@ -36,7 +36,7 @@ from engine.rules import check_move
 from engine.tiles import COLOURS, Tile
 from vision.classifier import classify_crops
 from vision.crops import CROP, extract_crops
-from vision.decode import DetectedMove, decode_move, label_table
+from vision.decode import DetectedMove, decode_move, label_table, split_moves
 from vision.register import Registration, register
 from vision.scan import scan_image
 from vision.source import Frame
@@ -232,20 +232,39 @@ class MoveTracker:
             self.board = board
             problems = flags + notes
             return [DetectedMove((), None, True, "; ".join(problems), at)] if problems else []
-        move = decode_move(board, new, flags)
-        self.board = board.with_tiles(move.tiles)
-        self._left_out.update(move.left_out)
-        new = [(cell, guess) for cell, guess in new if cell not in move.left_out]
-        if move.needs_confirmation:
-            self._doubtful |= {cell for cell, _ in new}
-        for (cell, guess), (_, _, tile) in zip(new, move.tiles, strict=True):
-            table = label_table(guess)
-            self._evidence[cell] = {t: math.log(max(table.get(t, 0.0), FLOOR_PROB))
-                                    for t in {tile, *table}}
-        self._last_move = move.tiles
-        reason = "; ".join([move.reason] * bool(move.reason) + [f"note: {n}" for n in notes])
-        return [DetectedMove(move.tiles, move.score, move.needs_confirmation, reason, at,
-                             move.guesses)]
+        if not frame.still and self._gate.unseen:
+            flags.append("the camera did not see these tiles being laid (no pictures for a "
+                         "while, or a sudden change): more than one turn may have passed")
+        moves = [decode_move(board, new, flags)]
+        if moves[0].score is None and len(new) > 1:
+            moves = split_moves(board, new, self._appeared(frame, reg, new), flags) or [
+                replace(moves[0], reason=f"{moves[0].reason}; nor do they split into "
+                                         "consecutive legal moves")]
+        guesses = dict(new)
+        found = []
+        for move in moves:
+            board = board.with_tiles(move.tiles)
+            self._left_out.update(move.left_out)
+            for x, y, tile in move.tiles:
+                if move.needs_confirmation:
+                    self._doubtful.add((x, y))
+                table = label_table(guesses[x, y])
+                self._evidence[x, y] = {t: math.log(max(table.get(t, 0.0), FLOOR_PROB))
+                                        for t in {tile, *table}}
+            self._last_move = move.tiles
+            reason = "; ".join([move.reason] * bool(move.reason) + [f"note: {n}" for n in notes])
+            found.append(replace(move, reason=reason, at=at, left_out=()))
+        self.board = board
+        return found
+
+    def _appeared(self, frame: Frame, reg: Registration,
+                  new: list[tuple[Cell, object]]) -> list[float | None]:
+        """When each new tile appeared in the frames (None where the gate cannot say)."""
+        if frame.still or reg.homography is None:
+            return [None] * len(new)
+        cells = np.array([[cell for cell, _ in new]], np.float64)
+        pixels = cv2.perspectiveTransform(cells, reg.homography)[0]
+        return self._gate.appeared_at(pixels, frame.image.shape)
 
     def settled(self, moves: Iterable[DetectedMove]) -> list[DetectedMove]:
         """Earlier moves with the labels later pictures settled on (see :meth:`_weigh`)."""
