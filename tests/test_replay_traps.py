@@ -67,14 +67,28 @@ def test_nudged_tiles_keep_their_cells(game):
     assert not any(m.needs_confirmation for m in moves)
 
 
-def test_two_moves_merged_are_flagged(game):
-    merged = MOVE_1 + MOVE_2 + tiles((2, -1, "orange", "star"))  # not in MOVE_2's line
+def test_two_moves_merged_are_split_into_flagged_turns(game):
+    star = tiles((2, -1, "orange", "star"))  # not in MOVE_2's line
+    merged = MOVE_1 + MOVE_2 + star
     other = GameRenders(GameScript([[], MOVE_1, merged], []), 7)
     other.view, other.style = game.view, game.style
     moves = run(MoveTracker(), photos([other.stills()[1], other.stills()[2]]))
-    assert len(moves) == 2 and not moves[0].needs_confirmation
-    assert moves[1].needs_confirmation and "no reading" in moves[1].reason
-    assert moves[1].score is None
+    assert len(moves) == 3 and not moves[0].needs_confirmation
+    assert [m.split for m in moves] == [None, (1, 2), (2, 2)]
+    assert all(m.needs_confirmation and "move" in m.reason for m in moves[1:])
+    found = {frozenset(tiles) for tiles, _ in as_truth(moves, merged)[1:]}
+    assert found == {frozenset(MOVE_2), frozenset(star)}
+    assert [score for _, score in as_truth(moves, merged)[1:]] == [
+        3 if len(m.tiles) == 2 else 2 for m in moves[1:]]
+
+
+def test_tiles_that_split_into_no_legal_moves_say_so(game):
+    misfits = tiles((0, 1, "blue", "square"), (3, 0, "green", "cross"))  # share nothing
+    other = GameRenders(GameScript([[], MOVE_1, MOVE_1 + misfits], []), 7)
+    other.view, other.style = game.view, game.style
+    moves = run(MoveTracker(), photos([other.stills()[1], other.stills()[2]]))
+    assert len(moves) == 2 and moves[1].needs_confirmation and moves[1].score is None
+    assert "nor do they split" in moves[1].reason and moves[1].split is None
 
 
 def test_a_tile_that_changed_label_is_reported(game):

@@ -14,6 +14,7 @@ import heapq
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 
 from engine.board import Board, Cell, Placed
 from engine.rules import check_move
@@ -42,6 +43,19 @@ REOFFERED = "these tiles are still on the table but not in the game"
 MAX_MOVE_TILES = 6
 """A hand holds six tiles, so more new tiles than that cannot be one move."""
 
+SPLIT_MAX_TILES = 18
+"""More new tiles than this in one position are not split into moves: three full turns."""
+
+SPLIT_CHECKS = 3000
+"""Candidate parts checked with the engine before a split is given up as too costly."""
+
+SPLIT_LABELLINGS = 16
+"""Joint labellings tried per candidate part (a whole move's decoding tries more)."""
+
+ORDER_SLACK = 0.3
+"""Seconds by which a tile of an earlier part may have appeared after one of a later part:
+the hand that lays a move covers its tiles a moment before they can be seen."""
+
 
 @dataclass(frozen=True)
 class DetectedMove:
@@ -51,6 +65,7 @@ class DetectedMove:
     so the Fix menu can offer the runner-up labels first. ``left_out`` are cells read as new
     tiles that the move leaves out, doubting they hold a tile (:func:`decode_move`).
     A move with no tiles carries a note about the table, or ``withdrawn`` cells.
+    ``split`` marks one of several moves read from one position.
     """
 
     tiles: tuple[Placed, ...]
@@ -65,6 +80,9 @@ class DetectedMove:
     reoffered: bool = False
     """Tiles the camera still sees that the game no longer holds (after an undo, a removed
     turn, a new game over tiles): offered again, ahead of anything later."""
+    split: tuple[int, int] | None = None
+    """(part, of), 1-based, when this move is one of several read from one still picture
+    (:func:`split_moves`): two or more turns came between the camera's still pictures."""
 
 
 def label_options(guess, limit: int = OPTIONS_PER_TILE) -> list[tuple[Tile, float]]:
@@ -174,12 +192,13 @@ Reading = tuple[float, tuple[Placed, ...], int, tuple[int, ...]]
 
 
 def _legal_readings(board: Board, cells: Sequence[Cell],
-                    options: Sequence[Sequence[tuple[Tile, float]]]) -> tuple[list[Reading], str]:
+                    options: Sequence[Sequence[tuple[Tile, float]]],
+                    tried: int = LABELLINGS_TRIED) -> tuple[list[Reading], str]:
     """The legal labellings among the most probable few, best first, and why the best is not."""
     legal: list[Reading] = []
     first_reason = ""
     for n, idx in enumerate(_best_first(options)):
-        if n >= LABELLINGS_TRIED:
+        if n >= tried:
             break
         move = tuple((x, y, options[i][j][0]) for i, ((x, y), j) in enumerate(zip(cells, idx,
                                                                                   strict=True)))
@@ -214,3 +233,120 @@ def _without_one(board: Board, cells: Sequence[Cell], guesses: Sequence,
         if best is None or weight > best[0]:
             best = (weight, out, legal)
     return None if best is None else (best[1], best[2])
+
+
+def split_moves(board: Board, new: Sequence[tuple[Cell, object]],
+                appeared: Sequence[float | None] = (),
+                problems: Sequence[str] = ()) -> list[DetectedMove] | None:
+    """Split new tiles that are no legal move into consecutive legal moves, or None.
+
+    When two or more turns pass between still pictures (a missed pause, a camera outage),
+    their tiles come as one position. Each part must be a legal move on the board the parts
+    before it leave, and each is a separate turn. ``appeared`` gives, per new tile, when it
+    appeared (None: not known); the split preferred is the one that contradicts that order
+    least, then the one with the fewest parts, then the most probable labels. Every part is
+    flagged for a person: the camera did not see where one turn ended.
+    """
+    cells = [cell for cell, _ in new]
+    if len(cells) < 2 or len(cells) > SPLIT_MAX_TILES:
+        return None
+    options = [label_options(g) for _, g in new]
+    times = list(appeared) + [None] * (len(cells) - len(appeared))
+    budget = [SPLIT_CHECKS]
+    memo: dict[frozenset[int], tuple | None] = {}
+
+    def best(remaining: frozenset[int], on: Board) -> tuple | None:
+        """(cost, parts) of the best split of ``remaining`` on ``on``; parts are readings."""
+        if not remaining:
+            return (0, 0, 0.0), ()
+        if remaining in memo:
+            return memo[remaining]
+        found = None
+        for part in _line_parts(on, cells, remaining):
+            if budget[0] <= 0:
+                break
+            budget[0] -= 1
+            legal, _ = _legal_readings(on, [cells[i] for i in part], [options[i] for i in part],
+                                       SPLIT_LABELLINGS)
+            if not legal:
+                continue
+            rest = remaining - set(part)
+            after = best(rest, on.with_tiles(legal[0][1]))
+            if after is None:
+                continue
+            late = sum(1 for i in part for j in rest if times[i] is not None
+                       and times[j] is not None and times[i] > times[j] + ORDER_SLACK)
+            cost = (after[0][0] + late, after[0][1] + 1, after[0][2] - math.log(legal[0][0]))
+            if found is None or cost < found[0]:
+                found = (cost, ((part, legal), *after[1]))
+        memo[remaining] = found
+        return found
+
+    result = best(frozenset(range(len(cells))), board)
+    if result is None or len(result[1]) < 2:
+        return None
+    (late, count, _), parts = result
+    ordered = any(t is not None for t in times)
+    how = ("in the order the tiles appeared" if ordered and not late
+           else "the order the tiles appeared is not known" if not ordered
+           else "against the order the tiles seemed to appear")
+    moves = []
+    for k, (part, legal) in enumerate(parts, 1):
+        reasons = [f"move {k} of {count} read from one still picture: the camera did not see "
+                   f"where one turn ended (split by the rules, {how})", *problems]
+        prob, tiles, score, idx = legal[0]
+        total = sum(p for p, *_ in legal)
+        if prob < MIN_POSTERIOR * total:
+            reasons.append(f"unsure which reading is right: {_describe(tiles)} "
+                           f"or {_describe(legal[1][1])}")
+        for i, j in zip(part, idx, strict=True):
+            if options[i][j][1] < MIN_LABEL_PROB:
+                reasons.append(f"tile at {cells[i]} read as {options[i][0][0]} but only "
+                               f"{options[i][j][0]} makes the move legal")
+        moves.append(DetectedMove(tiles, score, True, "; ".join(reasons),
+                                  guesses=tuple(new[i][1] for i in part), split=(k, count)))
+    return moves
+
+
+def _line_parts(board: Board, cells: Sequence[Cell],
+                remaining: frozenset[int]) -> Iterator[tuple[int, ...]]:
+    """Index sets of ``remaining`` tiles that could form one move, by their cells alone.
+
+    A move lies in one row or column, is one unbroken run with the tiles already there, and
+    touches them (or, on an empty table, is the whole first move). Larger parts come first.
+    """
+    lines: dict[tuple[str, int], list[int]] = {}
+    for i in sorted(remaining):
+        x, y = cells[i]
+        lines.setdefault(("row", y), []).append(i)
+        lines.setdefault(("col", x), []).append(i)
+    seen: set[tuple[int, ...]] = set()
+    for size in range(min(MAX_MOVE_TILES, len(remaining)), 0, -1):
+        for members in lines.values():
+            for part in combinations(members, size):
+                if part in seen:
+                    continue
+                seen.add(part)
+                placed = [cells[i] for i in part]
+                if _unbroken(board, placed):
+                    yield part
+
+
+def _unbroken(board: Board, placed: Sequence[Cell]) -> bool:
+    """Whether cells in one line, with the board's tiles, form a gapless run touching them."""
+    taken = set(placed)
+    xs = {x for x, _ in placed}
+    ys = {y for _, y in placed}
+    if len(xs) > 1 and len(ys) > 1:
+        return False
+    lo, hi = min(placed), max(placed)
+    step = (1, 0) if len(ys) == 1 and len(xs) > 1 else (0, 1)
+    cell = lo
+    while cell != hi:
+        cell = (cell[0] + step[0], cell[1] + step[1])
+        if cell not in taken and cell not in board:
+            return False
+    if not len(board):
+        return True
+    return any((x + dx, y + dy) in board for x, y in placed
+               for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))

@@ -2,20 +2,39 @@
 
 Scanning a frame costs about a hundred milliseconds; a camera delivers ten or more frames a
 second, most of them either identical to the last position or full of moving hands. The gate
-looks at a 160-px blurred grey thumbnail, normalised for global brightness and contrast so that
-a cloud or a lamp does not count as change, and lets a frame through only when:
+works on a 160-px blurred grey thumbnail, normalised for light (local log contrast), so that
+exposure flicker, a cloud or a white-balance step does not count as change.
 
-- nothing has moved for ``still_seconds``;
-- the picture differs from the last position let through (a reach that places nothing, or a
-  light that drifts, leaves the thumbnail as it was and costs no scan);
-- the difference is not a large blob reaching in from the frame edge over the tiles: an arm
-  resting on the table is not a move. If such a blob stays put for ``HAND_PATIENCE`` seconds it
-  is let through anyway, since only the scan can tell a cup from an arm.
+The camera itself moves: a phone holder wobbles a pixel or two every frame, and a knocked
+camera stays shifted and turned. That is global motion, not a change on the table, so before
+comparing two thumbnails the gate estimates it and takes it out: a translation by phase
+correlation of the whole thumbnail, refined into a shift and a small turn by least squares on
+the pixels that agree (so a hand in view does not drag the estimate).
+
+A frame is let through to the scan when:
+
+- nothing has moved for ``still_seconds``, judged against the frame that opened the still
+  spell (an *anchor*), so that a hand creeping a little per frame is still motion;
+- the picture differs from the last still *reference* (the last position let through, or the
+  last still scene that showed nothing new): a reach that places nothing, or a light that
+  drifts, costs no scan;
+- the difference holds no arm: a large blob of change crossing the frame edge away from the
+  tiles. An arm resting at the edge is never taken for a still table, however long it rests
+  (up to ``ARM_PATIENCE``, a last resort so that a box left at the edge of the picture does
+  not stop the game for good; :meth:`StableGate.reset` lets the next still scene through at
+  once).
+
+While it watches, the gate records for each thumbnail pixel when it last started to differ
+from the reference (and has differed since): the order in which a position's tiles appeared,
+which :func:`vision.decode.split_moves` uses when two moves came between still pictures. It
+also notes when the change was not seen happening (a gap in the frames, or a position that
+changed from one frame to the next with no reach before it): the moves read from such a
+position are flagged.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -24,14 +43,18 @@ THUMB_WIDTH = 160
 LIGHT_SCALE = 8.0
 """Thumbnail pixels over which light is taken to vary smoothly (a tile is about 5)."""
 
+MARGIN = 6
+"""Thumbnail pixels at each border left out of comparisons: a moved camera brings new
+picture in there (a 14-px knock on a 960-px frame is 2.3 thumbnail pixels, its turn 2 more)."""
+
 DIFF_LEVEL = 0.12
 """A thumbnail pixel has changed when its local log contrast moved this much (~12 %)."""
 
 MOTION_FRACTION = 0.002
-"""Between consecutive frames, this share of changed pixels means something is moving."""
+"""Against the anchor, this share of changed pixels means something is moving."""
 
 CHANGE_FRACTION = 0.001
-"""Against the last position, this share of changed pixels is worth a scan (one tile ~ 0.2 %)."""
+"""Against the reference, this share of changed pixels is worth a scan (one tile ~ 0.2 %)."""
 
 TILE_CHANGE = 0.1
 """A tenth of a cell's area changed is worth a scan too, when tiles are small in the picture.
@@ -46,10 +69,29 @@ HAND_FRACTION = 0.015
 """A changed blob this large (share of the frame) touching the frame edge is an arm."""
 
 GLOBAL_FRACTION = 0.3
-"""Beyond this share of changed pixels the camera moved: blobs mean nothing, let the scan judge."""
+"""Beyond this share of changed pixels the view changed wholesale: blobs mean nothing."""
 
-HAND_PATIENCE = 1.5
-"""Seconds an 'arm' may lie still before the gate gives up and lets the scan decide."""
+TURNS = tuple(np.radians(np.arange(-6.0, 6.1, 1.5)))
+"""Turns tried before calling a still difference an arm: a knock turns a camera a few degrees,
+further than the fitted motion reaches from no turn at all."""
+
+ARM_PATIENCE = 60.0
+"""Seconds an 'arm' may lie still before the gate lets the scan decide after all.
+
+Twice the 30 s a player may rest an arm at the table's edge; only something left lying at
+the edge of the picture (a box, a cup) stays that long, and it must not stop the game."""
+
+OUTAGE_SECONDS = 1.0
+"""A gap between frames this long means the camera was away: what changed was not seen."""
+
+MIN_RESPONSE = 0.05
+"""Phase correlation peaks weaker than this (a plain table) say nothing."""
+
+REFINE_AGREE = (0.6, 0.3, 0.15, 0.15)
+"""Each refining step of the camera motion uses the pixels that differ less than this."""
+
+SLACK_PX = 0.3
+"""Thumbnail pixels the fitted camera motion may be off by, on an edge (``changed_mask``)."""
 
 
 def thumbnail(image: np.ndarray) -> np.ndarray:
@@ -66,81 +108,233 @@ def thumbnail(image: np.ndarray) -> np.ndarray:
     return log - cv2.GaussianBlur(log, (0, 0), LIGHT_SCALE)
 
 
-def changed_mask(now: np.ndarray, before: np.ndarray) -> np.ndarray:
-    """Pixels that differ, after undoing a small camera drift (translation) between the two."""
-    (dx, dy), response = cv2.phaseCorrelate(before, now)
-    if response > 0.2 and abs(dx) < THUMB_WIDTH / 8 and abs(dy) < THUMB_WIDTH / 8:
-        shift = np.float32([[1, 0, dx], [0, 1, dy]])
-        before = cv2.warpAffine(before, shift, before.shape[::-1], borderMode=cv2.BORDER_REPLICATE)
-    return np.abs(now - before) > DIFF_LEVEL
+@dataclass(frozen=True)
+class Motion:
+    """Camera motion from one thumbnail to another: turn by ``angle`` (radians) about the
+    thumbnail's centre, then shift by (dx, dy) thumbnail pixels."""
+
+    dx: float = 0.0
+    dy: float = 0.0
+    angle: float = 0.0
+
+    def matrix(self, shape: tuple[int, int]) -> np.ndarray:
+        """The 2 x 3 affine map from the first thumbnail's pixels to the second's."""
+        h, w = shape
+        cx, cy = (w - 1) / 2, (h - 1) / 2
+        c, s = np.cos(self.angle), np.sin(self.angle)
+        return np.float32([[c, -s, cx - c * cx + s * cy + self.dx],
+                           [s, c, cy - s * cx - c * cy + self.dy]])
+
+
+def _window(shape: tuple[int, int], cache: dict = {}) -> np.ndarray:  # noqa: B006  # a cache
+    if shape not in cache:
+        cache[shape] = cv2.createHanningWindow(shape[::-1], cv2.CV_32F)
+    return cache[shape]
+
+
+def _shift(before: np.ndarray, now: np.ndarray) -> tuple[float, float, float]:
+    """Translation from ``before`` to ``now`` by phase correlation, and the peak's strength."""
+    # copies: OpenCV's phaseCorrelate windows its float32 inputs in place
+    (dx, dy), response = cv2.phaseCorrelate(before.copy(), now.copy(), _window(before.shape))
+    return dx, dy, response
+
+
+def camera_motion(before: np.ndarray, now: np.ndarray, turns: tuple[float, ...] = (0.0,)
+                  ) -> Motion:
+    """Shift and small turn of the camera between two thumbnails, robust to a hand in view.
+
+    Phase correlation gives the shift to the nearest pixel or so (after each of ``turns``,
+    radians, keeping the turn that correlates best); a few Gauss-Newton steps on the
+    brightness difference then fit the shift to a tenth of a pixel and the turn. Each step
+    uses only pixels that already nearly agree, so a hand or a new tile (which differ a lot)
+    has no say in where the camera went.
+    """
+    motion = max((_turned_shift(before, now, turn) for turn in turns), key=lambda m: m[1])[0]
+    h, w = before.shape
+    m = MARGIN
+    gy, gx = np.gradient(before)
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    ys -= (h - 1) / 2
+    xs -= (w - 1) / 2
+    jacobian = np.stack([gx, gy, gy * xs - gx * ys])[:, m:-m, m:-m].reshape(3, -1)
+    for agree in REFINE_AGREE:
+        back = cv2.warpAffine(now, motion.matrix((h, w)), (w, h),
+                              flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                              borderMode=cv2.BORDER_REPLICATE)
+        residual = (back - before)[m:-m, m:-m].reshape(-1)
+        keep = np.abs(residual) < agree
+        if keep.sum() < 100:
+            break
+        jk = jacobian[:, keep]
+        step = np.linalg.lstsq(jk @ jk.T, -jk @ residual[keep], rcond=None)[0]
+        motion = Motion(motion.dx + float(step[0]), motion.dy + float(step[1]),
+                        motion.angle + float(step[2]))
+    return motion
+
+
+def _turned_shift(before: np.ndarray, now: np.ndarray, turn: float) -> tuple[Motion, float]:
+    """The camera motion with turn ``turn`` whose shift correlates best, and how well."""
+    if turn:
+        h, w = before.shape
+        now = cv2.warpAffine(now, Motion(angle=turn).matrix((h, w)), (w, h),
+                             flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                             borderMode=cv2.BORDER_REPLICATE)
+    dx, dy, response = _shift(before, now)
+    if response < MIN_RESPONSE or max(abs(dx), abs(dy)) > THUMB_WIDTH / 8:
+        return Motion(angle=turn), 0.0
+    c, s = np.cos(turn), np.sin(turn)  # the shift found is in the turned picture's axes
+    return Motion(c * dx - s * dy, s * dx + c * dy, turn), response
+
+
+def changed_mask(reference: np.ndarray, now: np.ndarray, motion: Motion) -> np.ndarray:
+    """Pixels of ``now`` that differ from ``reference`` once the camera motion is taken out.
+
+    In the reference's pixels, ``MARGIN`` cut off each border (where the moved camera brings
+    in picture the reference never had). On an edge a camera motion fitted a little off
+    leaves a difference of its error times the edge's steepness, so the level rises there by
+    ``SLACK_PX`` times the steepness: a tile laid changes the flat cell it covers anyway.
+    """
+    h, w = reference.shape
+    back = cv2.warpAffine(now, motion.matrix((h, w)), (w, h),
+                          flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                          borderMode=cv2.BORDER_REPLICATE)
+    m = MARGIN
+    ref, back = reference[m:-m, m:-m], back[m:-m, m:-m]
+    return np.abs(back - ref) > DIFF_LEVEL + SLACK_PX * np.maximum(_steepness(ref),
+                                                                   _steepness(back))
+
+
+def _steepness(thumb: np.ndarray) -> np.ndarray:
+    """How fast the thumbnail changes per pixel, in any direction (a gradient's size bound)."""
+    gy, gx = np.gradient(thumb)
+    return np.abs(gx) + np.abs(gy)
 
 
 def arm_over(mask: np.ndarray, region: tuple[float, float, float, float] | None) -> bool:
-    """Whether the changed pixels hold an arm: a big blob reaching from the frame edge.
+    """Whether the changed pixels hold an arm: a big blob crossing the frame edge.
 
     ``region`` (x0, y0, x1, y1, as fractions of the frame) is where the tiles lie. An arm
-    crosses the frame edge outside it and reaches into it; tiles nudged all over a board that
-    fills the picture make a big blob too, but one that meets the edge only where tiles are.
-    None means no tiles yet: any big blob from the edge is an arm.
+    crosses the frame edge outside it; tiles nudged all over a board that fills the picture
+    make a big blob too, but one that meets the edge only where tiles are. None means no
+    tiles yet: any big blob from the edge is an arm.
     """
     blobs = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(blobs)
     h, w = mask.shape
-    ys, xs = np.mgrid[0:h, 0:w]
     edge = np.zeros((h, w), bool)
     edge[[0, -1], :] = edge[:, [0, -1]] = True
     if region is not None:
         rx0, ry0, rx1, ry1 = region
-        inside = (xs >= rx0 * w) & (xs < rx1 * w) & (ys >= ry0 * h) & (ys < ry1 * h)
-        edge &= ~inside
-    for i in range(1, count):
-        if stats[i, cv2.CC_STAT_AREA] < HAND_FRACTION * h * w:
-            continue
-        blob = labels == i
-        if (blob & edge).any() and (region is None or (blob & inside).any()):
-            return True
-    return False
+        ys, xs = np.mgrid[0:h, 0:w]
+        edge &= ~((xs >= rx0 * w) & (xs < rx1 * w) & (ys >= ry0 * h) & (ys < ry1 * h))
+    big = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= HAND_FRACTION * h * w]
+    return bool(big) and bool(np.isin(labels[edge], big).any())
+
 
 
 @dataclass
 class StableGate:
-    """Feed it every frame; it answers True once per new still position worth scanning."""
+    """Feed it every frame; it answers True once per new still position worth scanning.
+
+    After a True, :meth:`appeared_at` tells when the change at given pixels began, and
+    ``unseen`` whether the change happened out of the camera's sight.
+    """
 
     still_seconds: float = 0.5
     region: tuple[float, float, float, float] | None = None
     cell: float = SMALLEST_CELL
     """Side of a tile's cell as a share of the frame width: sets the least change scanned."""
-    _previous: np.ndarray | None = None
+    unseen: bool = False
+    """Whether the position last let through changed without the camera seeing it change."""
+    _anchor: np.ndarray | None = None
+    _last_t: float = 0.0
     _reference: np.ndarray | None = None
+    _motion: Motion = field(default_factory=Motion)
+    _since: np.ndarray | None = None
+    _appeared: tuple[np.ndarray, Motion] | None = None
+    _moving_frames: int = 0
+    _gap: bool = False
     _still_since: float = 0.0
     _done: bool = False
+    _searched: bool = False
 
     def update(self, image: np.ndarray, t: float) -> bool:
         thumb = thumbnail(image)
-        previous, self._previous = self._previous, thumb
-        if previous is None or previous.shape != thumb.shape:
-            self._still_since, self._done = t, False
+        if self._anchor is None or self._anchor.shape != thumb.shape:
+            self.reset()
+            self._anchor, self._last_t, self._still_since = thumb, t, t
             return False
-        if (np.abs(thumb - previous) > DIFF_LEVEL).mean() > MOTION_FRACTION:
-            self._still_since, self._done = t, False
+        self._gap |= t - self._last_t >= OUTAGE_SECONDS
+        self._last_t = t
+        moving = (changed_mask(self._anchor, thumb, camera_motion(self._anchor, thumb)).mean()
+                  > MOTION_FRACTION)
+        if moving:
+            self._anchor, self._still_since, self._done = thumb, t, False
+            self._moving_frames, self._searched = self._moving_frames + 1, False
+        if self._reference is not None and not self._done:
+            self._watch(thumb, t)  # a still scene already judged needs no watching
+        if moving:
             return False
         settled = t - self._still_since
         if self._done or settled < self.still_seconds:
             return False
         if self._reference is not None:
-            mask = changed_mask(thumb, self._reference)
+            mask = changed_mask(self._reference, thumb, self._motion)
             changed = mask.mean()
-            h, w = mask.shape
+            h, w = thumb.shape
             if changed < min(CHANGE_FRACTION, TILE_CHANGE * self.cell ** 2 * w / h):
-                self._reference, self._done = thumb, True  # follows slow light drift
+                self._rebase(thumb)  # follows slow light drift and a knocked camera
+                self._done = True
                 return False
-            if (changed < GLOBAL_FRACTION and settled < HAND_PATIENCE
-                    and arm_over(mask, self.region)):
+            if changed < GLOBAL_FRACTION and settled < ARM_PATIENCE and arm_over(mask, self.region):
+                if self._searched:
+                    return False
+                self._searched = True  # once per still spell: perhaps the camera turned further
+                self._motion = camera_motion(self._reference, thumb, TURNS)
                 return False
-        self._reference, self._done = thumb, True
+        self.unseen = self._gap or (self._reference is not None and self._moving_frames <= 2)
+        self._appeared = None if self._since is None else (self._since, self._motion)
+        self._rebase(thumb)
+        self._done = True
         return True
+
+    def _watch(self, thumb: np.ndarray, t: float) -> None:
+        """Track the camera against the reference and when each pixel started to differ."""
+        self._motion = camera_motion(self._reference, thumb, tuple({0.0, self._motion.angle}))
+        mask = changed_mask(self._reference, thumb, self._motion)
+        since = self._since if self._since is not None else np.full(mask.shape, np.inf)
+        self._since = np.where(mask, np.minimum(since, t), np.inf)
+
+    def _rebase(self, thumb: np.ndarray) -> None:
+        """Make ``thumb`` the still reference: later change is measured from it."""
+        self._reference, self._motion, self._since = thumb, Motion(), None
+        self._moving_frames, self._gap = 0, False
+
+    def appeared_at(self, points: np.ndarray, shape: tuple[int, ...]) -> list[float | None]:
+        """When the picture began to change (and stayed changed) at each pixel of ``points``.
+
+        ``points`` are (x, y) pixels of the frame last let through, of size ``shape``. None
+        where the gate has no record: the first position, a photo, or no change seen there.
+        The earliest time in a small patch round each point counts, since a tile's middle
+        may look like the table it covers while its rim does not.
+        """
+        if self._appeared is None:
+            return [None] * len(points)
+        since, motion = self._appeared
+        h, w = shape[:2]
+        scale = THUMB_WIDTH / w
+        matrix = cv2.invertAffineTransform(motion.matrix((round(h * scale), THUMB_WIDTH)))
+        found: list[float | None] = []
+        for x, y in np.asarray(points, float).reshape(-1, 2):
+            u, v = matrix @ np.array([x * scale, y * scale, 1.0])
+            col, row = round(u) - MARGIN, round(v) - MARGIN
+            patch = since[max(row - 1, 0):row + 2, max(col - 1, 0):col + 2]
+            first = float(patch.min()) if patch.size else np.inf
+            found.append(first if np.isfinite(first) else None)
+        return found
 
     def reset(self) -> None:
         """Forget the last position: the next still scene is scanned whatever it shows."""
-        self._previous = self._reference = None
-        self._done = False
+        self._anchor = self._reference = self._since = self._appeared = None
+        self._motion, self._moving_frames, self._gap = Motion(), 0, False
+        self.unseen = self._done = False

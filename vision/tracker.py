@@ -45,7 +45,7 @@ from engine.rules import check_move
 from engine.tiles import COLOURS, Tile
 from vision.classifier import classify_crops
 from vision.crops import CROP, extract_crops
-from vision.decode import REOFFERED, DetectedMove, decode_move, label_table
+from vision.decode import REOFFERED, DetectedMove, decode_move, label_table, split_moves
 from vision.overlay import draw_board
 from vision.register import Registration, register
 from vision.scan import scan_image
@@ -301,24 +301,45 @@ class MoveTracker:
             problems = flags + notes
             note = [DetectedMove((), None, True, "; ".join(problems), at)] if problems else []
             return gone + note
-        move = decode_move(board if game is None else game, new, flags)
-        self.board = board.with_tiles(move.tiles)
-        if game is not None:
-            self._game = game.with_tiles(move.tiles)
-            self._unconfirmed |= {(x, y) for x, y, _ in move.tiles}
-        self._left_out.update(move.left_out)
-        new = [(cell, guess) for cell, guess in new if cell not in move.left_out]
-        if move.needs_confirmation:
-            self._doubtful |= {cell for cell, _ in new}
-        for (cell, guess), (_, _, tile) in zip(new, move.tiles, strict=True):
-            table = label_table(guess)
-            self._evidence[cell] = {t: math.log(max(table.get(t, 0.0), FLOOR_PROB))
-                                    for t in {tile, *table}}
-        self._last_move = move.tiles
-        self._see(reg, late + new)
-        reason = "; ".join([move.reason] * bool(move.reason) + [f"note: {n}" for n in notes])
-        return gone + [DetectedMove(move.tiles, move.score, move.needs_confirmation, reason, at,
-                                    move.guesses)]
+        if not frame.still and self._gate.unseen:
+            flags.append("the camera did not see these tiles being laid (no pictures for a "
+                         "while, or a sudden change): more than one turn may have passed")
+        judged = board if game is None else game
+        moves = [decode_move(judged, new, flags)]
+        if moves[0].score is None and len(new) > 1:
+            moves = split_moves(judged, new, self._appeared(frame, reg, new), flags) or [
+                replace(moves[0], reason=f"{moves[0].reason}; nor do they split into "
+                                         "consecutive legal moves")]
+        guesses = dict(new)
+        found = []
+        for move in moves:
+            board = board.with_tiles(move.tiles)
+            if game is not None:
+                game = game.with_tiles(move.tiles)
+                self._unconfirmed |= {(x, y) for x, y, _ in move.tiles}
+            self._left_out.update(move.left_out)
+            for x, y, tile in move.tiles:
+                if move.needs_confirmation:
+                    self._doubtful.add((x, y))
+                table = label_table(guesses[x, y])
+                self._evidence[x, y] = {t: math.log(max(table.get(t, 0.0), FLOOR_PROB))
+                                        for t in {tile, *table}}
+            self._last_move = move.tiles
+            reason = "; ".join([move.reason] * bool(move.reason) + [f"note: {n}" for n in notes])
+            found.append(replace(move, reason=reason, at=at, left_out=()))
+        self.board, self._game = board, game
+        placed = {(x, y) for move in moves for x, y, _ in move.tiles}
+        self._see(reg, [*late, *((cell, guess) for cell, guess in new if cell in placed)])
+        return gone + found
+
+    def _appeared(self, frame: Frame, reg: Registration,
+                  new: list[tuple[Cell, object]]) -> list[float | None]:
+        """When each new tile appeared in the frames (None where the gate cannot say)."""
+        if frame.still or reg.homography is None:
+            return [None] * len(new)
+        cells = np.array([[cell for cell, _ in new]], np.float64)
+        pixels = cv2.perspectiveTransform(cells, reg.homography)[0]
+        return self._gate.appeared_at(pixels, frame.image.shape)
 
     def _withdraw(self, reg: Registration) -> tuple[Cell, ...]:
         """Tiles of unconfirmed moves that are no longer on the table: taken back.

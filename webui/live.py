@@ -173,7 +173,7 @@ class LiveLoop:
                 for (_, _, tile), guess in zip(move.tiles, move.guesses, strict=False)
             ]
             self.games.detected(move.tiles, move.needs_confirmation, move.reason, alternatives,
-                                getattr(move, "split", None))
+                                move.split)
         self.games.set_view(view.tiles, view.off_board)
         if moves:
             with self._lock:

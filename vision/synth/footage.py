@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -50,11 +50,35 @@ class FootageStyle:
     """Before this move a lamp changes the light over a second, for the rest of the clip."""
     noise: float = 2.5
     jpeg_quality: int = 80
+    wobble_px: float = 0.0
+    """Camera jitter in every frame (standard deviation, pixels): a wobbly phone holder."""
+    flicker: float = 0.0
+    """Exposure flicker: each frame's brightness is scaled by a draw from 1 +- this."""
+    hold_max: float | None = None
+    """When set, each hold lasts between ``hold`` and this: pauses of varying length."""
+    knock_at: int | None = None
+    """The arm of this move knocks the camera (``KNOCK_PX``, ``KNOCK_DEGREES``); it stays so."""
+    rest_at: int | None = None
+    """After laying this move the arm rests at the frame edge for ``rest_seconds``."""
+    rest_seconds: float = 30.0
+    outage_at: int | None = None
+    """From this move on, ``outage_moves`` moves are made while no frame comes for
+    ``outage_seconds`` (a camera dropping out; a video of the clip simply cuts)."""
+    outage_moves: int = 2
+    outage_seconds: float = 10.0
+    take_back_at: int | None = None
+    """This move is laid, left for a hold, taken back off the table, then laid again."""
 
 
 CLIP_STYLE = FootageStyle()
 DEMO_STYLE = FootageStyle(hold=3.0, reach=0.9, dwell=0.8, empty_reach_every=5)
 """The demo: slow enough for a person watching the score sheet to follow each move."""
+
+HARDEST_STYLE = replace(CLIP_STYLE, hold=1.0, hold_max=3.0, wobble_px=1.5, flicker=0.08,
+                        light_change_at=3, knock_at=5, rest_at=7, outage_at=9)
+"""Everything the live loop must survive at once: 1.5-px wobble in every frame, +-8 %
+flicker, pauses of 1-3 s, a lamp, reaches that place nothing, a knocked camera, an arm
+resting at the edge for 30 s and two moves made during a 10-s outage."""
 
 
 @dataclass(frozen=True)
@@ -208,38 +232,148 @@ class _Reach:
 
 # --------------------------------------------------------------------------- the clip
 
+KNOCK_PX = 14.0
+KNOCK_DEGREES = 1.5
+"""A knocked camera: shifted and turned this much, and left like that."""
 
-def _timeline(count: int, style: FootageStyle) -> list[tuple]:
-    """Segments ('hold', position) and ('reach', from, to) with durations, in order."""
-    segments: list[tuple] = [("hold", 0, style.hold)]
-    for k in range(1, count):
+REST_REACH = 0.3
+"""How far in a resting arm stays (0 at the frame edge, 1 over its move's tiles)."""
+
+TREMOR_PX = 1.0
+"""How much a resting hand still moves, frame to frame."""
+
+
+@dataclass(frozen=True)
+class _Segment:
+    """A stretch of a clip: the table held still, a light change, a reach, or an outage."""
+
+    kind: str
+    """'hold', 'light', 'reach' or 'gap' (no frames at all for ``seconds``)."""
+    before: int
+    """The position shown (during a reach: before its tiles are laid)."""
+    after: int = -1
+    """During a reach: the position when the hand has left; otherwise unused."""
+    seconds: float = 0.0
+    move: int | None = None
+    """The move whose tiles the hand goes to (None: a reach that places nothing)."""
+    settles: bool = False
+    """Whether the table shows a move made for good once this segment ends."""
+    rest: float = 0.0
+    knock: bool = False
+
+
+def _timeline(count: int, style: FootageStyle, seed: int = 0) -> list[_Segment]:
+    """The segments of a clip through ``count`` positions, in order."""
+    rng = np.random.default_rng((seed, 1))
+
+    def hold(k: int, share: float = 1.0) -> _Segment:
+        long = style.hold if style.hold_max is None else rng.uniform(style.hold, style.hold_max)
+        return _Segment("hold", k, seconds=float(long) * share)
+
+    segments = [hold(0)]
+    k = 1
+    while k < count:
         if style.empty_reach_every and k % style.empty_reach_every == 0:
-            segments += [("reach", k - 1, k - 1, None), ("hold", k - 1, style.hold * 0.6)]
+            segments += [_Segment("reach", k - 1, k - 1), hold(k - 1, 0.6)]
         if style.light_change_at == k:
-            segments.append(("light", k - 1, 1.0))
-        segments += [("reach", k - 1, k, k - 1), ("hold", k, style.hold)]
+            segments.append(_Segment("light", k - 1, seconds=1.0))
+        if style.outage_at == k:
+            last = min(k - 1 + style.outage_moves, count - 1)
+            segments += [_Segment("gap", last, seconds=style.outage_seconds, settles=True)
+                         for _ in range(k, last + 1)]
+            segments.append(hold(last))
+            k = last + 1
+            continue
+        if style.take_back_at == k:
+            segments += [_Segment("reach", k - 1, k, move=k - 1), hold(k),
+                         _Segment("reach", k, k - 1, move=k - 1), hold(k - 1)]
+        segments += [_Segment("reach", k - 1, k, move=k - 1, settles=True,
+                              rest=style.rest_seconds if style.rest_at == k else 0.0,
+                              knock=style.knock_at == k), hold(k)]
+        k += 1
     return segments
 
 
-def _frame_count(segment: tuple, style: FootageStyle) -> int:
-    """How many frames a timeline segment lasts."""
+def _reach_path(style: FootageStyle, rest: float) -> list[float]:
+    """How far in the arm is in each frame of a reach (see :meth:`_Reach.at`)."""
     dt = 1.0 / style.fps
-    if segment[0] == "reach":
-        return 2 * max(1, round(style.reach / dt)) + max(1, round(style.dwell / dt))
-    return max(1, round(segment[2] / dt))
+    n_in, n_dwell = max(1, round(style.reach / dt)), max(1, round(style.dwell / dt))
+    path = [(i + 1) / n_in for i in range(n_in)] + [1.0] * n_dwell
+    top = 1.0
+    if rest:
+        back = max(1, n_in // 2)
+        path += [1 - (1 - REST_REACH) * (i + 1) / back for i in range(back)]
+        path += [REST_REACH] * round(rest / dt)
+        top = REST_REACH
+    return path + [top * (1 - (i + 1) / n_in) for i in range(n_in)]
 
 
-def settle_times(count: int, style: FootageStyle) -> list[float]:
-    """For each move of a clip through ``count`` positions, when its arm has left the picture.
+def _frame_count(segment: _Segment, style: FootageStyle) -> int:
+    """How many frames a timeline segment lasts."""
+    if segment.kind == "gap":
+        return 0
+    if segment.kind == "reach":
+        return len(_reach_path(style, segment.rest))
+    return max(1, round(segment.seconds * style.fps))
 
-    The scene is still from then on; a move's report latency is measured from this time.
+
+def settle_times(count: int, style: FootageStyle, seed: int = 0,
+                 gaps: bool = True) -> list[float]:
+    """For each move of a clip through ``count`` positions, when the table is still with it.
+
+    That is when its arm has left the picture (or, for moves made during an outage, when the
+    frames come back); a move's report latency is measured from this time. ``gaps=False``
+    gives the times in a video file of the clip, which has no gap where the outage was.
     """
-    times, frames = [], 0
-    for segment in _timeline(count, style):
-        frames += _frame_count(segment, style)
-        if segment[0] == "reach" and segment[3] is not None:
-            times.append((frames - 1) / style.fps)
+    times, t = [], 0.0
+    for segment in _timeline(count, style, seed):
+        frames = _frame_count(segment, style)
+        t += frames / style.fps
+        if gaps and segment.kind == "gap":
+            t += segment.seconds
+        if segment.settles:
+            times.append(t if segment.kind == "gap" else t - 1 / style.fps)
     return times
+
+
+@dataclass
+class _Camera:
+    """Where the camera points in each frame: drift, a knock that stays, jitter, flicker."""
+
+    style: FootageStyle
+    rng: np.random.Generator
+    size: tuple[int, int]
+    length: float
+    gain: np.ndarray = field(default_factory=lambda: np.ones(3, np.float32))
+    knock: np.ndarray = field(default_factory=lambda: np.zeros(2))
+    angle: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.phase = self.rng.uniform(0, 2 * np.pi, 2)
+
+    def knocked(self) -> None:
+        direction = self.rng.uniform(0, 2 * np.pi)
+        self.knock = KNOCK_PX * np.array([np.cos(direction), np.sin(direction)])
+        self.angle = KNOCK_DEGREES * float(self.rng.choice([-1.0, 1.0]))
+
+    def shoot(self, image: np.ndarray, t: float, shake: float) -> np.ndarray:
+        """The picture the camera takes of ``image`` at ``t``, JPEG noise and all."""
+        style, (w, h) = self.style, self.size
+        drift = style.drift_px * np.sin(2 * np.pi * t / max(self.length, 1.0) + self.phase)
+        offset = drift + self.knock + self.rng.normal(0, shake, 2)
+        if style.wobble_px:
+            offset = offset + self.rng.normal(0, style.wobble_px, 2)
+        matrix = cv2.getRotationMatrix2D((w / 2, h / 2), self.angle, 1.0)
+        matrix[:, 2] += offset
+        moved = cv2.warpAffine(image.astype(np.float32), matrix, (w, h),
+                               borderMode=cv2.BORDER_REFLECT)
+        gain = self.gain
+        if style.flicker:
+            gain = gain * np.float32(1 + self.rng.uniform(-style.flicker, style.flicker))
+        moved = moved * gain + self.rng.normal(0, style.noise, moved.shape).astype(np.float32)
+        ok, buf = cv2.imencode(".jpg", np.clip(moved, 0, 255).astype(np.uint8),
+                               [cv2.IMWRITE_JPEG_QUALITY, style.jpeg_quality])
+        return cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
 
 def video_frames(stills: Sequence[np.ndarray], style: FootageStyle, seed: int,
@@ -247,55 +381,45 @@ def video_frames(stills: Sequence[np.ndarray], style: FootageStyle, seed: int,
                  ) -> Iterator[tuple[np.ndarray, float]]:
     """(frame, t) pairs of a clip that goes through ``stills`` in order, one reach per change.
 
-    ``target(k)`` is where the hand goes to place move k (None: somewhere central).
+    ``target(k)`` is where the hand goes to place move k (None: somewhere central). During
+    an outage no frame comes and ``t`` jumps.
     """
     rng = np.random.default_rng(seed)
     h, w = stills[0].shape[:2]
     dt = 1.0 / style.fps
-    gain = np.ones(3, np.float32)
     lamp = np.array(rng.uniform([0.65, 0.8, 0.95], [0.8, 0.9, 1.1]), np.float32)
-    drift_phase = rng.uniform(0, 2 * np.pi, 2)
+    timeline = _timeline(len(stills), style, seed)
+    camera = _Camera(style, rng, (w, h), sum(_frame_count(s, style) for s in timeline) * dt)
     t = 0.0
-    total = sum(_frame_count(seg, style) for seg in _timeline(len(stills), style)) * dt
-
-    def frame(image: np.ndarray, shake: float) -> tuple[np.ndarray, float]:
-        nonlocal t
-        drift = style.drift_px * np.sin(2 * np.pi * t / max(total, 1.0) + drift_phase)
-        offset = drift + rng.normal(0, shake, 2)
-        moved = cv2.warpAffine(image.astype(np.float32), np.float32([[1, 0, offset[0]],
-                                                                      [0, 1, offset[1]]]),
-                               (w, h), borderMode=cv2.BORDER_REFLECT)
-        moved = moved * gain + rng.normal(0, style.noise, moved.shape).astype(np.float32)
-        ok, buf = cv2.imencode(".jpg", np.clip(moved, 0, 255).astype(np.uint8),
-                               [cv2.IMWRITE_JPEG_QUALITY, style.jpeg_quality])
-        out = (cv2.imdecode(buf, cv2.IMREAD_COLOR), round(t, 4))
-        t += dt
-        return out
-
-    for seg in _timeline(len(stills), style):
-        kind = seg[0]
-        if kind == "hold":
+    for seg in timeline:
+        if seg.kind == "gap":
+            t += seg.seconds
+        elif seg.kind == "hold":
             for _ in range(_frame_count(seg, style)):
-                yield frame(stills[seg[1]], 0.0)
-        elif kind == "light":
-            start, steps = gain.copy(), _frame_count(seg, style)
+                yield camera.shoot(stills[seg.before], t, 0.0), round(t, 4)
+                t += dt
+        elif seg.kind == "light":
+            start, steps = camera.gain.copy(), _frame_count(seg, style)
             for i in range(1, steps + 1):
-                gain = start + (lamp - start) * (i / steps)
-                yield frame(stills[seg[1]], 0.0)
+                camera.gain = start + (lamp - start) * (i / steps)
+                yield camera.shoot(stills[seg.before], t, 0.0), round(t, 4)
+                t += dt
         else:
-            _, before, after, move = seg
-            aim = None if move is None or target is None else target(move)
+            aim = None if seg.move is None or target is None else target(seg.move)
             arm = _Reach.random((h, w), aim, rng)
-            n_in, n_dwell = max(1, round(style.reach / dt)), max(1, round(style.dwell / dt))
-            path = ([(i + 1) / n_in for i in range(n_in)] + [1.0] * n_dwell
-                    + [1 - (i + 1) / n_in for i in range(n_in)])
+            if seg.knock:
+                camera.knocked()
+            path = _reach_path(style, seg.rest)
+            swap = max(1, round(style.reach / dt)) + max(1, round(style.dwell / dt)) // 2
             for i, reach in enumerate(path):
-                under = stills[before] if i < n_in + n_dwell // 2 else stills[after]
-                wobble = rng.normal(0, arm.width * 0.15, 2) if reach > 0 else 0.0
-                tip = arm.at(reach) + wobble
+                under = stills[seg.before] if i < swap else stills[seg.after]
+                resting = seg.rest and reach == REST_REACH
+                sway = TREMOR_PX if resting else arm.width * 0.15
+                tip = arm.at(reach) + (rng.normal(0, sway, 2) if reach > 0 else 0.0)
                 image = (_draw_arm(under, _arm_mask((h, w), arm.entry, tip, arm.width),
                                    arm.skin, rng) if reach > 0 else under)
-                yield frame(image, style.shake_px)
+                yield camera.shoot(image, t, 0.0 if resting else style.shake_px), round(t, 4)
+                t += dt
 
 
 def write_video(frames: Iterator[tuple[np.ndarray, float]], path: Path, fps: float) -> float:

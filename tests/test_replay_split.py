@@ -1,0 +1,77 @@
+"""Merged moves split into consecutive legal moves: the pure search on exact readings."""
+
+from __future__ import annotations
+
+from replay_fakes import guess
+
+from engine.board import Board
+from engine.rules import check_move
+from engine.tiles import Tile
+from vision.decode import decode_move, split_moves
+
+R, OR, Y, G, B = "red", "orange", "yellow", "green", "blue"
+
+
+def board_of(*items: tuple[int, int, str, str]) -> Board:
+    return Board.from_placed((x, y, Tile(c, s)) for x, y, c, s in items)
+
+
+def new_tiles(*items: tuple[int, int, str, str]) -> list:
+    return [((x, y), guess(c, s)) for x, y, c, s in items]
+
+
+BOARD = board_of((0, 0, R, "star"), (1, 0, R, "circle"))
+# turn 1: a column of circles down from the red circle; turn 2: a row of orange from its end
+TURN_1 = ((1, 1, OR, "circle"), (1, 2, Y, "circle"))
+TURN_2 = ((2, 2, Y, "square"), (3, 2, Y, "cross"))
+
+
+def _as_sets(moves) -> list[frozenset]:
+    return [frozenset(m.tiles) for m in moves]
+
+
+def _placed(*items) -> frozenset:
+    return frozenset((x, y, Tile(c, s)) for x, y, c, s in items)
+
+
+def test_two_turns_in_one_picture_are_split_in_the_only_legal_order():
+    new = new_tiles(*TURN_2, *TURN_1)  # listed the wrong way round
+    assert decode_move(BOARD, new).score is None  # not one move: two lines
+    moves = split_moves(BOARD, new)
+    assert _as_sets(moves) == [_placed(*TURN_1), _placed(*TURN_2)]
+    assert [m.split for m in moves] == [(1, 2), (2, 2)]
+    assert all(m.needs_confirmation for m in moves)
+    assert "move 1 of 2" in moves[0].reason and "not known" in moves[0].reason
+    # each part scored on the board the part before it left
+    first = check_move(BOARD, list(moves[0].tiles))
+    assert moves[0].score == first.score
+    assert moves[1].score == check_move(BOARD.with_tiles(moves[0].tiles),
+                                        list(moves[1].tiles)).score
+
+
+def test_the_order_tiles_appeared_in_decides_between_legal_splits():
+    # two single tiles that each fit on their own: either could have come first
+    new = new_tiles((2, 0, R, "square"), (0, 1, OR, "star"))
+    # no legal single move: not in one line
+    assert decode_move(BOARD, new).score is None
+    late_square = split_moves(BOARD, new, appeared=[5.0, 2.0])
+    assert _as_sets(late_square) == [_placed((0, 1, OR, "star")), _placed((2, 0, R, "square"))]
+    early_square = split_moves(BOARD, new, appeared=[2.0, 5.0])
+    assert _as_sets(early_square) == [_placed((2, 0, R, "square")), _placed((0, 1, OR, "star"))]
+    assert "in the order the tiles appeared" in early_square[0].reason
+
+
+def test_fewest_parts_win_when_the_order_allows_several():
+    # a run of three along the red row plus one tile below the star: two turns will do,
+    # although four single tiles would be legal too
+    new = new_tiles((2, 0, R, "square"), (3, 0, R, "cross"), (4, 0, R, "diamond"),
+                    (0, 1, OR, "star"))
+    moves = split_moves(BOARD, new)
+    assert len(moves) == 2
+    assert {len(m.tiles) for m in moves} == {1, 3}
+
+
+def test_no_legal_split_is_said_plainly_by_returning_none():
+    new = new_tiles((1, 1, G, "square"), (5, 5, B, "cross"))  # one fits nowhere, one floats
+    assert split_moves(BOARD, new) is None
+    assert split_moves(BOARD, new_tiles((2, 0, R, "square"))) is None  # one tile: no split
