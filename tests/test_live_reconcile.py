@@ -347,3 +347,43 @@ def test_a_move_taken_back_and_another_laid_in_one_picture_is_offered_once(table
     now = state(t)
     assert cells(now["pending"]["tiles"]) == shape(MOVE_3) and now["more_pending"] == 0
     assert confirm(t, game)["players"][1]["score"] == 4
+
+
+def merged_moves_are_split(t: Table, camera: ScriptedCamera, game: int) -> None:
+    """After move 1, the camera's next picture holds moves 2 and 3: two moves to confirm."""
+    first = state(t)
+    assert first["pending"]["split"] == {"part": 1, "of": 2} and first["more_pending"] == 1
+    assert first["pending"]["needs_confirmation"]
+    seen = [cells(first["pending"]["tiles"])]
+    second = confirm(t, game)
+    assert second["pending"]["split"] == {"part": 2, "of": 2}
+    seen.append(cells(second["pending"]["tiles"]))
+    assert sorted(map(sorted, seen)) == sorted([sorted(shape(MOVE_2)), sorted(shape(MOVE_3))])
+    done = confirm(t, game)
+    assert sorted(turn["score"] for turn in done["turns"]) == [3, 3, 4]
+    assert done["pending"] is None
+
+
+def test_two_merged_moves_are_offered_as_two_turns(table, stills):
+    t, camera = table
+    game = t.new_game()
+    camera.show(stills[0])
+    camera.show(stills[1])
+    confirm(t, game)
+    camera.show(stills[3])  # moves 2 and 3 with no still picture between them
+    merged_moves_are_split(t, camera, game)
+
+
+def test_moves_made_during_an_outage_are_offered_as_turns(table, stills):
+    t, camera = table
+    game = t.new_game()
+    camera.show(stills[0])
+    camera.show(stills[1])
+    confirm(t, game)
+    camera.unplug()
+    deadline = time.monotonic() + 10
+    while camera.opened < 2:
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    camera.show(stills[3])  # back after two moves were made
+    merged_moves_are_split(t, camera, game)
