@@ -21,13 +21,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from engine.board import Board, Cell, Placed
-from engine.tiles import ALL_COLOURS, SHAPES, Tile
+from engine.tiles import ALL_COLOURS, HAND, SHAPES, Tile
 
 _COLOUR_ID = {c: i for i, c in enumerate(ALL_COLOURS)}
 _SHAPE_ID = {s: i for i, s in enumerate(SHAPES)}
 _TILE_OF = {ci << 3 | si: Tile(c, s) for c, ci in _COLOUR_ID.items() for s, si in _SHAPE_ID.items()}
 _NEIGHBOURS = ((1, 0), (-1, 0), (0, 1), (0, -1))
-_MAX_HAND = 6
 
 Move = tuple[Placed, ...]
 _RawMove = tuple[tuple[int, int, int], ...]
@@ -76,8 +75,8 @@ def _hand_ids(hand: Sequence[Tile]) -> list[int]:
     if isinstance(hand, str | bytes) or not hasattr(hand, "__iter__"):
         raise TypeError(f"hand must be a sequence of Tile, got {hand!r}")
     hand = list(hand)
-    if len(hand) > _MAX_HAND:
-        raise ValueError(f"a hand holds at most {_MAX_HAND} tiles, got {len(hand)}")
+    if len(hand) > HAND:
+        raise ValueError(f"a hand holds at most {HAND} tiles, got {len(hand)}")
     for tile in hand:
         if not isinstance(tile, Tile):
             raise TypeError(f"hand must hold Tile values, got {tile!r}")

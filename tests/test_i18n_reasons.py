@@ -15,8 +15,8 @@ from test_i18n_locale import translations
 from webui_support import ROW, Table, make_app
 
 from engine.board import Board
-from engine.game import simulate
 from engine.rules import IllegalMove, check_move
+from engine.selfplay import simulate
 from engine.table import Exchange, Pass, Place, TableGame
 from engine.tiles import COLOURS, SHAPES, Tile
 from vision.decode import decode_move

@@ -12,7 +12,7 @@ from typing import Any
 from flask_babel import lazy_gettext as _l
 
 from engine.table import Exchange, Pass, Place
-from engine.tiles import Tile, TileError
+from engine.tiles import HAND, Tile, TileError
 
 Turn = Place | Exchange | Pass
 
@@ -70,7 +70,7 @@ def parse_turn(value: object) -> Turn:
         return Place(parse_tiles(value.get("tiles")))
     if kind == "exchange":
         count = _int(value.get("count"), "count")
-        if not 1 <= count <= 6:
+        if not 1 <= count <= HAND:
             raise PayloadError(_l("an exchange swaps between 1 and 6 tiles"))
         return Exchange(count)
     if kind == "pass":

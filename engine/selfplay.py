@@ -18,11 +18,11 @@ from typing import Any
 
 from engine.board import Board, Placed
 from engine.movegen import best_move, has_legal_move, scored_moves
-from engine.rules import QWIRKLE_BONUS, IllegalMove
+from engine.refusals import Illegal, IllegalMove, Refusal
+from engine.rules import QWIRKLE_BONUS
 from engine.table import Exchange, Pass, Place, TableGame, Turn
-from engine.tiles import Tile, full_set
+from engine.tiles import HAND, Tile, full_set
 
-HAND = 6
 STRATEGIES = ("greedy", "random")
 
 
@@ -117,7 +117,8 @@ def table_game(record: GameRecord, names: Sequence[str] | None = None) -> TableG
         try:
             game = game.play(turn)
         except IllegalMove as err:
-            raise IllegalMove(f"move {i + 1}: {err}") from None
+            raise IllegalMove(Refusal(Illegal.BAD_TURN, turn=i, player=game.players[m.player],
+                                      cause=err.refusal)) from None
     return game.finish(record.moves[-1].player if record.end == "went_out" else None)
 
 
