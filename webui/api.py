@@ -133,7 +133,7 @@ def void(game_id: int, index: int):
 def undo(game_id: int):
     turns = games().get(game_id).table.turns
     if not turns:
-        raise Conflict(_("There is no turn to undo."))
+        raise Conflict(_("There is no turn to undo."), "no_turn_to_undo")
     return answer(games().act(game_id, "void", {"index": len(turns) - 1}))
 
 

@@ -74,9 +74,9 @@ def attach_live(app: Flask, open_source: Callable[[], Iterable[Any]],
 def register_errors(app: Flask) -> None:
     """Every error is an answer with a message: JSON under /api, a page elsewhere."""
 
-    def reply(status: int, message: str):
+    def reply(status: int, message: str, **extra: str):
         if request.path.startswith("/api/"):
-            return jsonify({"error": message, "status": status}), status
+            return jsonify({"error": message, "status": status, **extra}), status
         return render_template("error.html", status=status, message=message), status
 
     @app.errorhandler(PayloadError)
@@ -89,7 +89,8 @@ def register_errors(app: Flask) -> None:
 
     @app.errorhandler(Conflict)
     def conflict(error: Conflict):
-        return reply(409, reasons.translate(str(error)))
+        said = reasons.say(error.refusal) if error.refusal is not None else str(error)
+        return reply(409, said, reason_code=error.code)
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):

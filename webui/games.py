@@ -16,8 +16,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
+from flask_babel.speaklater import LazyString
 
 from engine.board import Board, Placed
+from engine.refusals import Refusal
 from engine.rules import IllegalMove, Line, check_move
 from engine.table import Place, TableGame
 from engine.tiles import COLOURS, Tile
@@ -34,7 +36,13 @@ class UnknownGame(LookupError):
 
 class Conflict(ValueError):
     """A well-formed request that the game's state refuses: an illegal move, no pending move,
-    a finished game (HTTP 409). Its message is the engine's reason, fit to show a player."""
+    a finished game (HTTP 409). ``refusal`` is the engine's when it refused, ``code`` the
+    API's ``reason_code``."""
+
+    def __init__(self, reason: Refusal | LazyString | str, code: str = "") -> None:
+        super().__init__(str(reason))
+        self.refusal = reason if isinstance(reason, Refusal) else None
+        self.code = reason.code.value if isinstance(reason, Refusal) else code
 
 
 @dataclass(frozen=True)
@@ -107,6 +115,7 @@ class Verdict:
     score: int | None
     reason: str
     lines: tuple[Line, ...] = ()
+    refusal: Refusal | None = None
 
 
 def evaluate(table: TableGame, tiles: Sequence[Placed]) -> Verdict:
@@ -118,7 +127,7 @@ def evaluate(table: TableGame, tiles: Sequence[Placed]) -> Verdict:
     try:
         after = table.play(Place(tuple(tiles)))
     except IllegalMove as error:
-        return Verdict(False, None, str(error))
+        return Verdict(False, None, str(error), refusal=error.refusal)
     return Verdict(True, after.turns[-1].score, "", check_move(table.board, tiles).lines)
 
 
@@ -205,7 +214,7 @@ class Games:
             try:
                 table = apply_event(game.table, kind, payload)
             except IllegalMove as error:
-                raise Conflict(str(error)) from None
+                raise Conflict(error.refusal) from None
             game.seq = self.log.append(game_id, kind, payload)
             game.table = table
             self._queue_changed(game)
@@ -249,7 +258,7 @@ class Games:
         with self._lock:
             game = self.get(game_id)
             if game.table.ended:
-                raise Conflict(_l("the game is over"))
+                raise Conflict(_l("the game is over"), "game_over")
             old = game.pending
             if old is None:
                 game.queue.append(PendingMove(tiles, evaluate(game.table, tiles), True,
@@ -268,7 +277,7 @@ class Games:
         """The game and the move its tablets show; Conflict when none waits."""
         game = self.get(game_id)
         if not game.queue:
-            raise Conflict(_l("there is no move waiting for confirmation"))
+            raise Conflict(_l("there is no move waiting for confirmation"), "no_pending_move")
         return game, game.queue[0]
 
     def dismiss(self, game_id: int) -> Game:
@@ -284,8 +293,8 @@ class Games:
         """Record the shown move as the current player's turn."""
         with self._lock:
             game, head = self._shown(game_id)
-            if not head.verdict.legal:
-                raise Conflict(head.verdict.reason)
+            if head.verdict.refusal is not None:
+                raise Conflict(head.verdict.refusal)
             game.queue.pop(0)
             try:
                 return self.act(game_id, "play", {"turn": turn_json(Place(head.tiles))})

@@ -15,6 +15,7 @@ from engine.tiles import SHAPES
 
 from .codec import placed_json, tile_json, turn_json
 from .games import Game, PendingMove
+from .reasons import say
 
 
 def pending_json(pending: PendingMove | None) -> dict[str, Any] | None:
@@ -31,7 +32,8 @@ def pending_json(pending: PendingMove | None) -> dict[str, Any] | None:
         ],
         "legal": verdict.legal,
         "score": verdict.score,
-        "reason": verdict.reason,
+        "reason": say(verdict.refusal) if verdict.refusal is not None else "",
+        "reason_code": verdict.refusal.code.value if verdict.refusal is not None else None,
         "lines": [
             {"cells": [list(c) for c in line.cells], "points": line.points,
              "qwirkle": line.is_qwirkle, "codes": [t.code for t in line.tiles]}
