@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.board import Board, Placed
+from engine.board import Board, Placed, placed_row, row_placed
 from engine.movegen import best_move, has_legal_move, scored_moves
 from engine.refusals import Illegal, IllegalMove, Refusal
 from engine.rules import QWIRKLE_BONUS
@@ -68,7 +68,7 @@ class GameRecord:
                 {
                     "player": m.player,
                     "kind": m.kind,
-                    "tiles": [[x, y, t.colour, t.shape] for x, y, t in m.tiles],
+                    "tiles": [placed_row(p) for p in m.tiles],
                     "score": m.score,
                 }
                 for m in self.moves
@@ -85,7 +85,7 @@ class GameRecord:
             moves = tuple(
                 MoveRecord(
                     int(m["player"]), str(m["kind"]),
-                    tuple((int(x), int(y), Tile.parse(c, s)) for x, y, c, s in m["tiles"]),
+                    tuple(row_placed(p) for p in m["tiles"]),
                     int(m["score"]),
                 )
                 for m in data["moves"]

@@ -13,7 +13,7 @@ from typing import Any
 from engine.sheet import score_sheet
 from engine.tiles import SHAPES
 
-from .codec import placed_json, tile_json, turn_json
+from .codec import kind_json, placed_json, tile_json, turn_json
 from .games import Game, PendingMove
 from .reasons import say
 
@@ -27,7 +27,7 @@ def pending_json(pending: PendingMove | None) -> dict[str, Any] | None:
     return {
         "tiles": [
             dict(tile_json(x, y, tile),
-                 alternatives=[{"colour": a.colour, "shape": a.shape} for a in alts])
+                 alternatives=[kind_json(a) for a in alts])
             for (x, y, tile), alts in zip(pending.tiles, alternatives, strict=True)
         ],
         "legal": verdict.legal,
@@ -71,7 +71,7 @@ def game_json(game: Game) -> dict[str, Any]:
         "board": placed_json(table.board.placed()),
         "bag_size": table.bag_size,
         "unseen": [
-            {"colour": tile.colour, "shape": tile.shape, "count": count}
+            dict(kind_json(tile), count=count)
             for tile, count in sorted(table.unseen.items(),
                                       key=lambda kv: (table.colours.index(kv[0].colour),
                                                       SHAPES.index(kv[0].shape)))
