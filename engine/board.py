@@ -60,7 +60,15 @@ def row_placed(item: object) -> Placed:
 
 
 class Board:
-    """An immutable mapping from cells to tiles."""
+    """An immutable mapping from cells to tiles.
+
+    >>> board = Board.from_placed([(0, 0, Tile("red", "star")), (1, 0, Tile("red", "circle"))])
+    >>> board.get((1, 0)), (5, 5) in board, len(board)
+    (Tile(colour='red', shape='circle'), False, 2)
+    >>> print(board.with_tiles([(1, 1, Tile("blue", "circle"))]).to_text())
+    RSt RCi
+     .  BCi
+    """
 
     __slots__ = ("_cells",)
 

@@ -244,7 +244,15 @@ def scored_moves(board: Board, hand: Sequence[Tile]) -> list[tuple[int, Move]]:
 
 
 def legal_moves(board: Board, hand: Sequence[Tile]) -> list[Move]:
-    """Every legal placement of tiles from ``hand`` (see :func:`scored_moves`)."""
+    """Every legal placement of tiles from ``hand`` (see :func:`scored_moves`).
+
+    The blue square fits nowhere; the red circle on each side of the red star:
+
+    >>> board = Board.from_placed([(0, 0, Tile("red", "star"))])
+    >>> moves = legal_moves(board, [Tile("red", "circle"), Tile("blue", "square")])
+    >>> sorted((x, y, tile.code) for (x, y, tile), in moves)
+    [(-1, 0, 'RCi'), (0, -1, 'RCi'), (0, 1, 'RCi'), (1, 0, 'RCi')]
+    """
     return [move for _, move in scored_moves(board, hand)]
 
 
@@ -254,6 +262,13 @@ def best_move(
     """The highest-scoring placement (the first found among equals), or None if none exists.
 
     ``keep`` filters candidates, e.g. to force the opening move to be the largest group.
+
+    >>> board = Board.from_placed([(0, 0, Tile("red", "star")), (1, 0, Tile("red", "circle"))])
+    >>> score, move = best_move(board, [Tile("red", "square"), Tile("red", "clover")])
+    >>> score, [(x, y, tile.code) for x, y, tile in move]  # under the row: three lines of two
+    (6, [(0, 1, 'RSq'), (1, 1, 'RCl')])
+    >>> best_move(board, [Tile("blue", "square")]) is None
+    True
     """
     out: list[tuple[int, _RawMove]] = []
     _search(_board_ids(board), _hand_ids(hand), out)

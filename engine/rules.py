@@ -34,6 +34,13 @@ class Line:
 
     @property
     def points(self) -> int:
+        """A point per tile, and six more for a Qwirkle (a line of six).
+
+        >>> from engine.tiles import SHAPES
+        >>> reds = tuple(Tile("red", shape) for shape in SHAPES)
+        >>> Line(tuple((x, 0) for x in range(6)), reds).points
+        12
+        """
         return len(self.cells) + (QWIRKLE_BONUS if len(self.cells) == MAX_LINE else 0)
 
     @property
@@ -112,6 +119,21 @@ def check_move(board: Board, move: Sequence[Placed]) -> MoveCheck:
     Rule violations come back as ``legal=False`` with a refusal; a malformed call (not a
     Board, items that are not ``(x, y, Tile)``) raises TypeError, because that is a bug in
     the caller, not a move a player made.
+
+    A tile that extends a row and starts a column scores both lines:
+
+    >>> board = Board.from_placed([(0, 0, Tile("red", "star")), (1, 1, Tile("blue", "circle"))])
+    >>> check = check_move(board, [(1, 0, Tile("red", "circle"))])
+    >>> check.legal, check.score, [line.describe() for line in check.lines]
+    (True, 4, ['row y=0 from x=0 to x=1', 'column x=1 from y=0 to y=1'])
+
+    An illegal one says why, as a code with its details:
+
+    >>> check = check_move(board, [(1, 0, Tile("green", "square"))])
+    >>> check.legal, check.refusal.code, check.refusal.cells
+    (False, <Illegal.MIXED_LINE: 'mixed_line'>, ((0, 0), (1, 0)))
+    >>> print(check.reason)
+    row y=0 from x=0 to x=1 would mix colours and shapes: red star, green square
     """
     if not isinstance(board, Board):
         raise TypeError(f"board must be a Board, got {type(board).__name__}")

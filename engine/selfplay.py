@@ -153,6 +153,12 @@ def simulate(
 
     ``greedy`` plays the highest-scoring placement; ``random`` any legal placement. Both
     open with a largest group, as the rules require of the first player.
+
+    >>> record = simulate(players=2, seed=1)
+    >>> record == simulate(players=2, seed=1), record.end in ("went_out", "stalemate")
+    (True, True)
+    >>> table_game(record).totals == record.scores
+    True
     """
     if type(players) is not int or not 2 <= players <= 6:
         raise ValueError(f"players must be 2 to 6, got {players!r}")

@@ -68,7 +68,23 @@ class TurnRecord:
 
 @dataclass(frozen=True)
 class TableGame:
-    """A game in progress (or ended) at the table. Build it with :meth:`new`."""
+    """A game in progress (or ended) at the table. Build it with :meth:`new`.
+
+    >>> game = TableGame.new(["Ann", "Bob"])
+    >>> game = game.play(Place(((0, 0, Tile("red", "star")), (1, 0, Tile("red", "circle")))))
+    >>> game = game.play(Exchange(3))
+    >>> game.scores, game.current_player, game.bag_size
+    ((2, 0), 0, 94)
+
+    A correction re-scores every later turn, or is refused when one would become illegal:
+
+    >>> game.replace(0, Place(((0, 0, Tile("red", "star")),))).scores
+    (1, 0)
+    >>> game.replace(1, Exchange(7))
+    Traceback (most recent call last):
+    ...
+    engine.refusals.IllegalMove: turn 2 (Bob): an exchange swaps 1 to 6 tiles, not 7
+    """
 
     players: tuple[str, ...]
     first: int
