@@ -70,7 +70,7 @@ def changed_mask(now: np.ndarray, before: np.ndarray) -> np.ndarray:
     """Pixels that differ, after undoing a small camera drift (translation) between the two."""
     (dx, dy), response = cv2.phaseCorrelate(before, now)
     if response > 0.2 and abs(dx) < THUMB_WIDTH / 8 and abs(dy) < THUMB_WIDTH / 8:
-        shift = np.float32([[1, 0, dx], [0, 1, dy]])
+        shift = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
         before = cv2.warpAffine(before, shift, before.shape[::-1], borderMode=cv2.BORDER_REPLICATE)
     return np.abs(now - before) > DIFF_LEVEL
 

@@ -173,6 +173,7 @@ def join():
     """Trade the PIN (or the token) for the table cookie; answers the CSRF token."""
     check_origin()
     data = body()
+    ok: bool | None
     if isinstance(data.get("token"), str):
         ok = keys().token_ok(data["token"])
     elif isinstance(data.get("pin"), str):

@@ -44,7 +44,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.config.update(DEFAULTS)
     app.config.update(config or {})
-    app.json.ensure_ascii = False
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]  # Flask's default provider
     event_log = EventLog(app.config["DB_PATH"])
     app.extensions["qwirkle_games"] = Games(event_log, app.config["COLOURS"])
     app.extensions["qwirkle_keys"] = TableKeys(event_log.setting("token", new_token),
@@ -97,7 +97,8 @@ def register_errors(app: Flask) -> None:
         messages = {404: _("Nothing here: check the address."),
                     405: _("This address does not take that method.")}
         described = error.description if error.description != type(error).description else None
-        return reply(error.code or 500, described or messages.get(error.code, error.name))
+        code = error.code or InternalServerError.code
+        return reply(code, described or messages.get(code, error.name))
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception):

@@ -32,7 +32,7 @@ def language_names() -> list[tuple[str, str]]:
     name they know it by."""
     # Only the first letter is raised: str.capitalize() would also lower the rest
     # ("Tiếng Việt" must not become "Tiếng việt").
-    names = [(code, Locale.parse(code).get_display_name(code)) for code in languages()]
+    names = [(code, Locale.parse(code).get_display_name(code) or code) for code in languages()]
     return [(code, name[:1].upper() + name[1:]) for code, name in names]
 
 

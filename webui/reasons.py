@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import assert_never
+from typing import TypeAlias, assert_never
 
 from flask import Blueprint
 from flask_babel import gettext as _
@@ -179,7 +179,7 @@ _CHOICE = rf"{_CELL} {_TILE} or {_TILE}"
 # prefixed "note: ".
 # How to say a phrasing: a sentence with its details, or, where a number decides the grammar,
 # a function of the details and that number (``left``).
-Say = LazyString | Callable[[dict[str, str], int], str]
+Say: TypeAlias = LazyString | Callable[[dict[str, str], int], str]
 _DOUBTS: list[tuple[str, Say]] = [
     (r"note: (?P<note>.+)", _l("Elsewhere on the table: %(reason)s")),
     (r"(?P<n>\d+) new tiles: more than one move\? \(.+\)",

@@ -69,7 +69,7 @@ def game_script(players: int, seed: int, limit: int | None = None) -> GameScript
     """The placements of a simulated game as cumulative positions (exchanges and passes skip)."""
     record = simulate(players, seed)
     positions: list[list[Placed]] = [[]]
-    moves = []
+    moves: list[tuple[tuple[Placed, ...], int]] = []
     for move in record.moves:
         if move.kind != "place":
             continue
@@ -113,7 +113,7 @@ class GameRenders(Sequence[Render]):
     def __len__(self) -> int:
         return len(self.script.positions)
 
-    def __getitem__(self, k):  # type: ignore[override]  # int indices only
+    def __getitem__(self, k):  # int indices only
         if k not in self._cache:
             rng = np.random.default_rng((self.seed, k))
             self._cache[k] = render_board(self.script.positions[k], rng, view=self.view,
@@ -137,7 +137,7 @@ class _Images(Sequence[np.ndarray]):
     def __len__(self) -> int:
         return len(self.renders)
 
-    def __getitem__(self, k):  # type: ignore[override]
+    def __getitem__(self, k):
         if isinstance(k, slice):
             return [self.renders[i].image for i in range(*k.indices(len(self)))]
         return self.renders[k].image
@@ -262,13 +262,15 @@ def video_frames(stills: Sequence[np.ndarray], style: FootageStyle, seed: int,
         nonlocal t
         drift = style.drift_px * np.sin(2 * np.pi * t / max(total, 1.0) + drift_phase)
         offset = drift + rng.normal(0, shake, 2)
-        moved = cv2.warpAffine(image.astype(np.float32), np.float32([[1, 0, offset[0]],
-                                                                      [0, 1, offset[1]]]),
-                               (w, h), borderMode=cv2.BORDER_REFLECT)
+        shift = np.array([[1, 0, offset[0]], [0, 1, offset[1]]], np.float32)
+        moved = cv2.warpAffine(image.astype(np.float32), shift, (w, h),
+                               borderMode=cv2.BORDER_REFLECT)
         moved = moved * gain + rng.normal(0, style.noise, moved.shape).astype(np.float32)
         ok, buf = cv2.imencode(".jpg", np.clip(moved, 0, 255).astype(np.uint8),
                                [cv2.IMWRITE_JPEG_QUALITY, style.jpeg_quality])
-        out = (cv2.imdecode(buf, cv2.IMREAD_COLOR), round(t, 4))
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        assert decoded is not None, "a JPEG just encoded decodes"
+        out = (decoded, round(t, 4))
         t += dt
         return out
 
@@ -306,7 +308,7 @@ def write_video(frames: Iterator[tuple[np.ndarray, float]], path: Path, fps: flo
         for image, _ in frames:
             if writer is None:
                 h, w = image.shape[:2]
-                writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), fps, (w, h))
+                writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"mp4v"), fps, (w, h))
                 if not writer.isOpened():
                     raise OSError(f"cannot write video {path}")
             writer.write(image)
