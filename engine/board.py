@@ -13,6 +13,8 @@ from engine.tiles import Tile
 
 Cell = tuple[int, int]
 Placed = tuple[int, int, Tile]
+Row = list[int | str]
+"""A placed tile in the command line's JSON Lines: ``[x, y, colour, shape]``."""
 
 
 def check_placed(item: object, what: str = "tile") -> Placed:
@@ -31,8 +33,42 @@ def check_placed(item: object, what: str = "tile") -> Placed:
     return (x, y, tile)
 
 
+def placed_row(placed: Placed) -> Row:
+    """The compact JSON form of a placed tile, one line per game or move on the command line.
+
+    >>> placed_row((2, -1, Tile("red", "star")))
+    [2, -1, 'red', 'star']
+    """
+    x, y, tile = placed
+    return [x, y, tile.colour, tile.shape]
+
+
+def row_placed(item: object) -> Placed:
+    """Read :func:`placed_row`'s form back (names loosely written, as ``Tile.parse`` takes them).
+
+    Raises ValueError saying what is wrong with the item, TileError for an unknown name.
+
+    >>> row_placed([2, -1, "Red", "star"])
+    (2, -1, Tile(colour='red', shape='star'))
+    """
+    if not isinstance(item, list | tuple) or len(item) != 4:
+        raise ValueError("must be [x, y, colour, shape]")
+    x, y, colour, shape = item
+    if type(x) is not int or type(y) is not int:
+        raise ValueError("needs integer x and y")
+    return (x, y, Tile.parse(colour, shape))
+
+
 class Board:
-    """An immutable mapping from cells to tiles."""
+    """An immutable mapping from cells to tiles.
+
+    >>> board = Board.from_placed([(0, 0, Tile("red", "star")), (1, 0, Tile("red", "circle"))])
+    >>> board.get((1, 0)), (5, 5) in board, len(board)
+    (Tile(colour='red', shape='circle'), False, 2)
+    >>> print(board.with_tiles([(1, 1, Tile("blue", "circle"))]).to_text())
+    RSt RCi
+     .  BCi
+    """
 
     __slots__ = ("_cells",)
 

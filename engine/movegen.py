@@ -21,13 +21,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from engine.board import Board, Cell, Placed
-from engine.tiles import ALL_COLOURS, SHAPES, Tile
+from engine.tiles import ALL_COLOURS, HAND, SHAPES, Tile
 
 _COLOUR_ID = {c: i for i, c in enumerate(ALL_COLOURS)}
 _SHAPE_ID = {s: i for i, s in enumerate(SHAPES)}
 _TILE_OF = {ci << 3 | si: Tile(c, s) for c, ci in _COLOUR_ID.items() for s, si in _SHAPE_ID.items()}
 _NEIGHBOURS = ((1, 0), (-1, 0), (0, 1), (0, -1))
-_MAX_HAND = 6
 
 Move = tuple[Placed, ...]
 _RawMove = tuple[tuple[int, int, int], ...]
@@ -76,8 +75,8 @@ def _hand_ids(hand: Sequence[Tile]) -> list[int]:
     if isinstance(hand, str | bytes) or not hasattr(hand, "__iter__"):
         raise TypeError(f"hand must be a sequence of Tile, got {hand!r}")
     hand = list(hand)
-    if len(hand) > _MAX_HAND:
-        raise ValueError(f"a hand holds at most {_MAX_HAND} tiles, got {len(hand)}")
+    if len(hand) > HAND:
+        raise ValueError(f"a hand holds at most {HAND} tiles, got {len(hand)}")
     for tile in hand:
         if not isinstance(tile, Tile):
             raise TypeError(f"hand must hold Tile values, got {tile!r}")
@@ -245,7 +244,15 @@ def scored_moves(board: Board, hand: Sequence[Tile]) -> list[tuple[int, Move]]:
 
 
 def legal_moves(board: Board, hand: Sequence[Tile]) -> list[Move]:
-    """Every legal placement of tiles from ``hand`` (see :func:`scored_moves`)."""
+    """Every legal placement of tiles from ``hand`` (see :func:`scored_moves`).
+
+    The blue square fits nowhere; the red circle on each side of the red star:
+
+    >>> board = Board.from_placed([(0, 0, Tile("red", "star"))])
+    >>> moves = legal_moves(board, [Tile("red", "circle"), Tile("blue", "square")])
+    >>> sorted((x, y, tile.code) for (x, y, tile), in moves)
+    [(-1, 0, 'RCi'), (0, -1, 'RCi'), (0, 1, 'RCi'), (1, 0, 'RCi')]
+    """
     return [move for _, move in scored_moves(board, hand)]
 
 
@@ -255,6 +262,13 @@ def best_move(
     """The highest-scoring placement (the first found among equals), or None if none exists.
 
     ``keep`` filters candidates, e.g. to force the opening move to be the largest group.
+
+    >>> board = Board.from_placed([(0, 0, Tile("red", "star")), (1, 0, Tile("red", "circle"))])
+    >>> score, move = best_move(board, [Tile("red", "square"), Tile("red", "clover")])
+    >>> score, [(x, y, tile.code) for x, y, tile in move]  # under the row: three lines of two
+    (6, [(0, 1, 'RSq'), (1, 1, 'RCl')])
+    >>> best_move(board, [Tile("blue", "square")]) is None
+    True
     """
     out: list[tuple[int, _RawMove]] = []
     _search(_board_ids(board), _hand_ids(hand), out)

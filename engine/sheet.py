@@ -84,6 +84,15 @@ def render_sheet(sheet: ScoreSheet) -> str:
     """The sheet as a plain-text table, for the terminal (``qwirkle simulate --sheet``).
 
     A placement shows its score (``*`` per Qwirkle), an exchange ``x3``, a pass ``-``.
+
+    >>> from engine.tiles import Tile
+    >>> game = TableGame.new(["Ann", "Bob"]).play(Place(((0, 0, Tile("red", "star")),)))
+    >>> print(render_sheet(score_sheet(game.play(Exchange(2)))))
+      round    Ann    Bob
+          1      1     x2
+      bonus      0      0
+      total      1      0
+    qwirkle      0      0
     """
     width = max(6, *(len(p) for p in sheet.players))
 

@@ -17,11 +17,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from engine.board import Board, Placed, check_placed
-from engine.rules import QWIRKLE_BONUS, IllegalMove, apply_move
-from engine.tiles import COLOURS, COPIES, Tile, tile_kinds
-
-HAND = 6
-"""Tiles in a full hand: the most a turn can place or exchange."""
+from engine.refusals import Illegal, IllegalMove, Refusal
+from engine.rules import QWIRKLE_BONUS, apply_move
+from engine.tiles import COLOURS, COPIES, HAND, Tile, tile_kinds
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +40,11 @@ class Exchange:
     """Tiles swapped with the bag; which ones stays hidden, only the count is seen."""
 
     count: int
+
+    def __post_init__(self) -> None:
+        # bool is an int in Python; True is not a count.
+        if isinstance(self.count, bool) or not isinstance(self.count, int):
+            raise TypeError(f"Exchange needs a whole number of tiles, got {self.count!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +68,23 @@ class TurnRecord:
 
 @dataclass(frozen=True)
 class TableGame:
-    """A game in progress (or ended) at the table. Build it with :meth:`new`."""
+    """A game in progress (or ended) at the table. Build it with :meth:`new`.
+
+    >>> game = TableGame.new(["Ann", "Bob"])
+    >>> game = game.play(Place(((0, 0, Tile("red", "star")), (1, 0, Tile("red", "circle")))))
+    >>> game = game.play(Exchange(3))
+    >>> game.scores, game.current_player, game.bag_size
+    ((2, 0), 0, 94)
+
+    A correction re-scores every later turn, or is refused when one would become illegal:
+
+    >>> game.replace(0, Place(((0, 0, Tile("red", "star")),))).scores
+    (1, 0)
+    >>> game.replace(1, Exchange(7))
+    Traceback (most recent call last):
+    ...
+    engine.refusals.IllegalMove: turn 2 (Bob): an exchange swaps 1 to 6 tiles, not 7
+    """
 
     players: tuple[str, ...]
     first: int
@@ -131,38 +150,36 @@ class TableGame:
     # --- playing ---------------------------------------------------------------------
 
     def play(self, turn: Turn) -> TableGame:
-        """The game after the current player's turn; IllegalMove (the reason) if it is illegal."""
+        """The game after the current player's turn; IllegalMove (the refusal) if it is illegal."""
         if self.ended:
-            raise IllegalMove("the game has ended; correct or void a turn instead")
+            raise IllegalMove(Refusal(Illegal.GAME_ENDED))
         player = self.seat_of(len(self.turns))
         score = qwirkles = 0
         board, unseen = self.board, self._unseen
         if isinstance(turn, Place):
             if len(turn.tiles) > HAND:
-                raise IllegalMove(f"a turn places at most {HAND} tiles, not {len(turn.tiles)}")
+                raise IllegalMove(Refusal(Illegal.TOO_MANY_TILES, count=len(turn.tiles),
+                                          most=HAND))
             unseen = dict(unseen)
             for _, _, tile in turn.tiles:
                 if tile not in unseen:
-                    colours = ", ".join(self.colours)
-                    raise IllegalMove(f"{tile} is not in this set (colours: {colours})")
+                    raise IllegalMove(Refusal(Illegal.NOT_IN_SET, tiles=(tile,),
+                                              colours=self.colours))
                 if unseen[tile] == 0:
-                    raise IllegalMove(f"all {COPIES} {tile} tiles are already on the table")
+                    raise IllegalMove(Refusal(Illegal.NO_COPIES_LEFT, tiles=(tile,),
+                                              count=COPIES))
                 unseen[tile] -= 1
             board, check = apply_move(board, turn.tiles)
             score, qwirkles = check.score or 0, check.qwirkles
         elif isinstance(turn, Exchange):
-            if type(turn.count) is not int or not 1 <= turn.count <= HAND:
-                raise IllegalMove(f"an exchange swaps 1 to {HAND} tiles, not {turn.count!r}")
+            if not 1 <= turn.count <= HAND:
+                raise IllegalMove(Refusal(Illegal.EXCHANGE_COUNT, count=turn.count, most=HAND))
             if turn.count > self.bag_size:
-                raise IllegalMove(
-                    f"cannot exchange {turn.count} tiles: the bag holds only {self.bag_size}"
-                )
+                raise IllegalMove(Refusal(Illegal.BAG_TOO_SMALL, count=turn.count,
+                                          bag=self.bag_size))
         elif isinstance(turn, Pass):
             if self.bag_size:
-                raise IllegalMove(
-                    f"a player may pass only once the bag is empty ({self.bag_size} tiles left); "
-                    "exchange instead"
-                )
+                raise IllegalMove(Refusal(Illegal.PASS_WITH_BAG, bag=self.bag_size))
         else:
             raise TypeError(f"a turn is Place, Exchange or Pass, got {turn!r}")
         scores = list(self.scores)
@@ -187,10 +204,8 @@ class TableGame:
                     f"got {went_out!r}"
                 )
             if self.bag_size:
-                raise IllegalMove(
-                    f"{self.players[went_out]} cannot go out while the bag holds "
-                    f"{self.bag_size} tiles"
-                )
+                raise IllegalMove(Refusal(Illegal.GO_OUT_WITH_BAG, player=self.players[went_out],
+                                          bag=self.bag_size))
         return dataclasses.replace(self, ended=True, went_out=went_out)
 
     # --- corrections -----------------------------------------------------------------
@@ -216,28 +231,27 @@ class TableGame:
     def _rebuild(self, turns: Sequence[Turn], changed: int) -> TableGame:
         """Replay the corrected ``turns``; name the first turn that no longer stands."""
 
-        def message(i: int, who: str, err: IllegalMove) -> str:
-            if i == changed:
-                return f"turn {i + 1} ({who}): {err}"
-            return f"this correction would make turn {i + 1} ({who}) illegal: {err}"
+        def code(i: int) -> Illegal:
+            return Illegal.BAD_TURN if i == changed else Illegal.BREAKS_LATER_TURN
 
-        game = TableGame.new(self.players, self.first, self.colours)._replay(turns, message)
+        game = TableGame.new(self.players, self.first, self.colours)._replay(turns, code)
         if self.ended:
             try:
                 game = game.finish(self.went_out)
             except IllegalMove as err:
-                raise IllegalMove(f"this correction would make the ending invalid: {err}") from None
+                raise IllegalMove(Refusal(Illegal.BREAKS_ENDING, cause=err.refusal)) from None
         return game
 
-    def _replay(
-        self, turns: Sequence[Turn], message: Callable[[int, str, IllegalMove], str]
-    ) -> TableGame:
+    def _replay(self, turns: Sequence[Turn], code: Callable[[int], Illegal]) -> TableGame:
+        """Play ``turns`` from here; a refused turn is wrapped in ``code(its index)``."""
         game = self
         for i, turn in enumerate(turns):
             try:
                 game = game.play(turn)
             except IllegalMove as err:
-                raise IllegalMove(message(i, game.players[game.seat_of(i)], err)) from None
+                who = game.players[game.seat_of(i)]
+                raise IllegalMove(Refusal(code(i), turn=i, player=who,
+                                          cause=err.refusal)) from None
         return game
 
     @classmethod
@@ -246,6 +260,4 @@ class TableGame:
         colours: Sequence[str] = COLOURS,
     ) -> TableGame:
         """Replay a list of turns (e.g. the web app's event log); IllegalMove names a bad turn."""
-        return cls.new(players, first, colours)._replay(
-            turns, lambda i, who, err: f"turn {i + 1} ({who}): {err}"
-        )
+        return cls.new(players, first, colours)._replay(turns, lambda _: Illegal.BAD_TURN)

@@ -29,6 +29,9 @@ SHAPES: tuple[str, ...] = ("circle", "square", "diamond", "clover", "cross", "st
 COPIES = 3
 """Each of the 36 kinds of tile appears three times in a set."""
 
+HAND = 6
+"""Tiles in a full hand: the most a turn can place or exchange."""
+
 _COLOUR_CODES = {
     "red": "R", "orange": "O", "yellow": "Y", "green": "G", "blue": "B", "purple": "P",
     "white": "W",

@@ -25,8 +25,8 @@ from collections import Counter
 from pathlib import Path
 
 from engine.board import Board
-from engine.game import simulate
 from engine.movegen import legal_moves
+from engine.selfplay import simulate
 from engine.tiles import Tile, full_set
 
 REPO = Path(__file__).resolve().parents[1]

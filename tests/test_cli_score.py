@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.game import simulate
+from engine.selfplay import simulate
 from webui.commands import score
 
 

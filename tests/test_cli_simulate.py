@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from engine.game import GameRecord, table_game
+from engine.selfplay import GameRecord, table_game
 from webui.commands import simulate
 
 

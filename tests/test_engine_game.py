@@ -9,7 +9,8 @@ import pytest
 from test_engine_rules import board
 
 from engine.board import Board
-from engine.game import (
+from engine.movegen import has_legal_move, scored_moves
+from engine.selfplay import (
     GameRecord,
     first_player,
     largest_group,
@@ -17,7 +18,6 @@ from engine.game import (
     simulate,
     table_game,
 )
-from engine.movegen import has_legal_move, scored_moves
 from engine.tiles import Tile, full_set
 
 

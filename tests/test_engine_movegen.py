@@ -9,9 +9,9 @@ import pytest
 from test_engine_rules import SAMPLE_GAME, board, tiles
 
 from engine.board import Board
-from engine.game import simulate
 from engine.movegen import best_move, has_legal_move, legal_moves, scored_moves
 from engine.rules import check_move
+from engine.selfplay import simulate
 from engine.tiles import Tile, full_set
 
 

@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.board import Board, Cell, Placed
-from engine.game import GameRecord, simulate, table_game
 from engine.movegen import legal_moves
 from engine.rules import IllegalMove, check_move
+from engine.selfplay import GameRecord, simulate, table_game
 from engine.table import Exchange, Place, TableGame
 from engine.tiles import Tile, full_set, tile_kinds
 

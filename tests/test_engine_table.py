@@ -7,8 +7,8 @@ from collections import Counter
 import pytest
 from test_engine_rules import SAMPLE_GAME, tiles
 
-from engine.game import simulate, table_game
 from engine.rules import IllegalMove
+from engine.selfplay import simulate, table_game
 from engine.sheet import render_sheet, score_sheet
 from engine.table import Exchange, Pass, Place, TableGame
 from engine.tiles import Tile, full_set

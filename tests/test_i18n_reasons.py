@@ -15,8 +15,9 @@ from test_i18n_locale import translations
 from webui_support import ROW, Table, make_app
 
 from engine.board import Board
-from engine.game import simulate
+from engine.refusals import Illegal, Refusal
 from engine.rules import IllegalMove, check_move
+from engine.selfplay import simulate
 from engine.table import Exchange, Pass, Place, TableGame
 from engine.tiles import COLOURS, SHAPES, Tile
 from vision.decode import decode_move
@@ -24,7 +25,8 @@ from vision.register import register
 from vision.source import CaptureSource, FolderSource, SourceError, open_source
 from vision.tracker import _maybe_tile
 from webui import i18n
-from webui.reasons import CAMERA, recognise, recognise_doubts
+from webui.reasons import CAMERA, recognise, recognise_doubts, say
+from webui.reasons import DOUBTS as DOUBT_PHRASINGS
 from webui.scoring import replay
 
 REDS = [(x, 0, Tile("red", shape)) for x, shape in enumerate(SHAPES)]
@@ -34,17 +36,17 @@ def t(code: str) -> Tile:
     return Tile.from_code(code)
 
 
-def refusal(play) -> str:
-    """The engine's reason when ``play()`` is refused by the table model."""
+def refusal(play) -> Refusal:
+    """The engine's refusal when ``play()`` is refused by the table model."""
     with pytest.raises(IllegalMove) as refused:
         play()
-    return str(refused.value)
+    return refused.value.refusal
 
 
-def rules_reason(board: list, move: list) -> str:
+def rules_reason(board: list, move: list) -> Refusal:
     check = check_move(Board.from_placed(board), move)
-    assert not check.legal
-    return check.reason
+    assert not check.legal and check.refusal is not None
+    return check.refusal
 
 
 def late_game() -> tuple[TableGame, TableGame]:
@@ -56,7 +58,7 @@ def late_game() -> tuple[TableGame, TableGame]:
     return nearly, emptied.finish(0)
 
 
-def engine_reasons() -> dict[str, str]:
+def engine_reasons() -> dict[str, Refusal]:
     fresh = TableGame.new(["Ann", "Bob"])
     opened = fresh.play(Place(tuple(REDS[:3])))
     extended = opened.play(Place(((3, 0, Tile("red", "clover")),)))
@@ -90,6 +92,11 @@ def engine_reasons() -> dict[str, str]:
 
 
 REASONS = engine_reasons()
+
+
+def test_every_code_is_made_for_real():
+    made = {r.code for r in REASONS.values()}
+    assert made == set(Illegal), f"no refusal made for {set(Illegal) - made}"
 
 
 def camera_doubts() -> dict[str, str]:
@@ -165,13 +172,13 @@ def app(tmp_path_factory):
 def test_every_engine_refusal_is_said_in_the_readers_language(app, kind, code):
     reason = REASONS[kind]
     with app.test_request_context("/", headers={"Accept-Language": code}):
-        said = recognise(reason)
-    assert said, f"webui/reasons.py does not know the engine's reason {reason!r}"
+        said = say(reason)
+    assert said, f"webui/reasons.py does not say the engine's refusal {reason!r}"
     assert "%(" not in said and "%s" not in said
     if code != "en":
         english = app.test_request_context("/", headers={"Accept-Language": "en"})
         with english:
-            assert said != recognise(reason)
+            assert said != say(reason)
         assert not re.search(r"\b(the|tiles?|line|bag|turn)\b", said), said
 
 
@@ -244,7 +251,7 @@ def test_every_camera_doubt_is_said_in_the_readers_language(app, kind, code):
 
 def test_an_unknown_reason_is_shown_as_written(app):
     with app.test_request_context("/", headers={"Accept-Language": "ar"}):
-        assert recognise("the table is on fire") is None
+        assert recognise("the table is on fire", DOUBT_PHRASINGS) is None
         assert recognise_doubts("unsure which reading is right: x; the table is on fire") is None
 
 
@@ -274,3 +281,31 @@ def test_the_move_card_gives_the_cameras_doubt_in_hindi(app):
     card = page.split('class="card pending', 1)[1]
     note = re.search(r'<p class="note">([^<]*)</p>', card).group(1)
     assert note.endswith(said)
+
+
+def test_the_api_gives_each_refusal_its_code_next_to_the_text(app):
+    """A program reads ``reason_code`` (stable, documented in the README) instead of the text."""
+    table = Table(app)
+    table.client.set_cookie(i18n.COOKIE, "ar")
+    game = table.new_game()
+    table.place(game, ROW)
+    pending = table.post(f"/api/games/{game}/pending",
+                         {"tiles": [{"x": 3, "y": 0, "colour": "blue", "shape": "square"}]}).json
+    mixed = translations("ar").gettext("A line would mix colours and shapes.")
+    assert (pending["pending"]["reason"], pending["pending"]["reason_code"]) == (mixed,
+                                                                                 "mixed_line")
+    refused = table.post(f"/api/games/{game}/pending/confirm").json
+    assert (refused["error"], refused["reason_code"]) == (mixed, "mixed_line")
+    fixed = table.post(f"/api/games/{game}/pending",
+                       {"tiles": [{"x": 3, "y": 0, "colour": "red", "shape": "square"}]}).json
+    assert (fixed["pending"]["reason"], fixed["pending"]["reason_code"]) == ("", None)
+    table.post(f"/api/games/{game}/pending/confirm")
+    # A correction that breaks a later turn: the code names the outcome, the text the cause.
+    refused = table.put(f"/api/games/{game}/turns/0", {"kind": "place", "tiles": ROW[:1]}).json
+    assert refused["reason_code"] == "breaks_later_turn"
+    assert table.post(f"/api/games/{game}/undo").status_code == 200
+    assert table.post(f"/api/games/{game}/undo").status_code == 200
+    refused = table.post(f"/api/games/{game}/undo").json
+    assert refused["reason_code"] == "no_turn_to_undo"
+    refused = table.post(f"/api/games/{game}/pending/dismiss").json
+    assert refused["reason_code"] == "no_pending_move"

@@ -17,6 +17,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from importlib.resources import files
 from pathlib import Path
 
 import numpy as np
@@ -24,7 +25,9 @@ import numpy as np
 from engine.tiles import ALL_COLOURS, COLOURS, COPIES, SHAPES, Tile, tile_kinds
 from vision.crops import CROP
 
-MODEL_PATH = Path(__file__).resolve().parents[1] / "models" / "tile_classifier.onnx"
+MODEL_PATH = Path(str(files("vision.models") / "tile_classifier.onnx"))
+"""Package data: the repository's models/ folder is installed as vision.models (pyproject.toml),
+so a wheel finds the model just as a checkout does."""
 TILES_PER_COLOUR = COPIES * len(SHAPES)
 ALTERNATIVES = 8
 """Runner-up labels kept per tile; move decoding tries only the first few."""

@@ -205,8 +205,8 @@ def _legal_readings(board: Board, cells: Sequence[Cell],
         verdict = check_move(board, move)
         if n == 0:
             first_reason = verdict.reason
-        if verdict.legal:
-            prob = math.prod(options[i][j][1] for i, j in enumerate(idx))
+        if verdict.score is not None:  # legal
+            prob = float(math.prod(options[i][j][1] for i, j in enumerate(idx)))
             legal.append((prob, move, verdict.score, idx))
     return legal, first_reason
 
@@ -225,8 +225,8 @@ def _without_one(board: Board, cells: Sequence[Cell], guesses: Sequence,
     for out in range(len(cells)):
         if guesses[out].tile_prob >= LEAVE_OUT_TILE_PROB:
             continue
-        legal, _ = _legal_readings(board, cells[:out] + cells[out + 1:],
-                                   options[:out] + options[out + 1:])
+        legal, _ = _legal_readings(board, [*cells[:out], *cells[out + 1:]],
+                                   [*options[:out], *options[out + 1:]])
         if not legal:
             continue
         weight = legal[0][0] * (1.0 - float(guesses[out].tile_prob))

@@ -99,8 +99,8 @@ class Tally:
         for detection only.
         """
         pairs = align(found, truth)
-        known = [(truth[t], found[f]) for f, t in pairs.items()
-                 if truth[t] is not None and found[f] is not None]
+        known = [(want, got) for f, t in pairs.items()
+                 if (want := truth[t]) is not None and (got := found[f]) is not None]
         right = sum(1 for want, got in known if want == got)
         for want, got in known:
             if want != got:
@@ -182,7 +182,9 @@ def _webcam(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     scale = 960 / max(image.shape[:2])
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     ok, data = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 40])
-    return cv2.imdecode(data, cv2.IMREAD_COLOR)
+    frame = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    assert frame is not None, "a JPEG just encoded decodes"
+    return frame
 
 
 PURPLE_HSV = ((272.0, 288.0), (0.5, 0.65), (0.5, 0.62))
@@ -198,7 +200,7 @@ def _purple(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     symbol would show in the same place, its blurred edge included.
     """
     hue, sat, val = (rng.uniform(lo, hi) for lo, hi in PURPLE_HSV)
-    reflect = cv2.cvtColor(np.float32([[[hue, sat, val]]]), cv2.COLOR_HSV2BGR)[0, 0]
+    reflect = cv2.cvtColor(np.array([[[hue, sat, val]]], np.float32), cv2.COLOR_HSV2BGR)[0, 0]
     region = white_symbols(image)
     if not region.any():
         return image.copy()

@@ -266,7 +266,8 @@ def _spanning_cells(offsets: np.ndarray, tiles: int) -> tuple[np.ndarray, np.nda
         if group[seed] >= 0:
             continue
         group[seed] = seed
-        heap = [(cost[seed, j], seed, j) for j in np.flatnonzero(ok[seed]) if group[j] < 0]
+        heap = [(float(cost[seed, j]), seed, int(j)) for j in np.flatnonzero(ok[seed])
+                if group[j] < 0]
         heapq.heapify(heap)
         while heap:
             _, parent, child = heapq.heappop(heap)
@@ -276,7 +277,7 @@ def _spanning_cells(offsets: np.ndarray, tiles: int) -> tuple[np.ndarray, np.nda
             cells[child] = cells[parent] + rounded[parent, child].astype(int)
             for j in np.flatnonzero(ok[child]):
                 if group[j] < 0:
-                    heapq.heappush(heap, (cost[child, j], child, j))
+                    heapq.heappush(heap, (float(cost[child, j]), child, int(j)))
     return cells, group
 
 

@@ -36,7 +36,7 @@ def draw_overlay(image: np.ndarray, homography: np.ndarray, cells: np.ndarray,
         for y in range(lo[1], hi[1] + 2):
             _polyline(out, homography, [(lo[0] - 0.5, y - 0.5), (hi[0] + 0.5, y - 0.5)],
                       (255, 200, 0), thick)
-    inverse = np.linalg.inv(homography) if len(cells) else None
+    inverse = np.linalg.inv(homography) if len(cells) else np.eye(3)
     for cell, centre, text in zip(cells, centers, labels, strict=True):
         fx, fy = project(inverse, np.array([centre]))[0]
         square = [(fx - 0.5, fy - 0.5), (fx + 0.5, fy - 0.5), (fx + 0.5, fy + 0.5),

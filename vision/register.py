@@ -19,6 +19,7 @@ import numpy as np
 
 from engine.board import Board, Cell
 from engine.tiles import Tile
+from vision.classifier import TileGuess
 from vision.decode import label_prob, label_table
 
 ROTATIONS: tuple[tuple[int, int, int, int], ...] = ((1, 0, 0, 1), (0, -1, 1, 0),
@@ -69,8 +70,8 @@ class Registration:
 
     grid_map: GridMap
     homography: np.ndarray | None
-    new: list[tuple[Cell, object]] = field(default_factory=list)
-    seen: dict[Cell, object] = field(default_factory=dict)
+    new: list[tuple[Cell, TileGuess]] = field(default_factory=list)
+    seen: dict[Cell, TileGuess] = field(default_factory=dict)
     missing: list[Cell] = field(default_factory=list)
     problems: list[tuple[str, Cell]] = field(default_factory=list)
     offsets: dict[Cell, tuple[float, float]] = field(default_factory=dict)

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -92,7 +93,7 @@ class CaptureSource(FrameSource):
     """
 
     def __init__(self, target: str | int, live: bool, realtime: bool,
-                 open_capture: Callable[[str | int], object] = cv2.VideoCapture,
+                 open_capture: Callable[..., Any] = cv2.VideoCapture,
                  stall_seconds: float = STALL_SECONDS) -> None:
         self.description = (f"camera {target}" if live else f"video {target}")
         self.live, self.realtime, self.stall_seconds = live, realtime, stall_seconds

@@ -43,7 +43,7 @@ import numpy as np
 from engine.board import Board, Cell, Placed
 from engine.rules import check_move
 from engine.tiles import COLOURS, Tile
-from vision.classifier import classify_crops
+from vision.classifier import TileGuess, classify_crops
 from vision.crops import CROP, extract_crops
 from vision.decode import REOFFERED, DetectedMove, decode_move, label_table, split_moves
 from vision.overlay import draw_board
@@ -478,7 +478,7 @@ def _empty_centres(cells: list[Cell], offsets: dict[Cell, tuple[float, float]]) 
 
 
 def _read_changed(image: np.ndarray, reg: Registration, cells: list[Cell],
-                  colours: tuple[str, ...]) -> list[tuple[Cell, object]]:
+                  colours: tuple[str, ...]) -> list[tuple[Cell, TileGuess]]:
     """New tiles on cells whose look changed, that the classifier reads as tiles.
 
     The scan only reads a cell beside the tiles as a tile on the classifier's word when it is

@@ -175,7 +175,7 @@ def void(game_id: int, index: int):
 def undo(game_id: int):
     turns = games().get(game_id).table.turns
     if not turns:
-        raise Conflict(_("There is no turn to undo."))
+        raise Conflict(_("There is no turn to undo."), "no_turn_to_undo")
     return answer(games().act(game_id, Event.VOID, {"index": len(turns) - 1}))
 
 
@@ -219,6 +219,7 @@ def join():
     """Trade the PIN (or the token) for the table cookie; answers the CSRF token."""
     check_origin()
     data = body()
+    ok: bool | None
     if isinstance(data.get("token"), str):
         ok = keys().token_ok(data["token"])
     elif isinstance(data.get("pin"), str):

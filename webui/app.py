@@ -44,7 +44,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.config.update(DEFAULTS)
     app.config.update(config or {})
-    app.json.ensure_ascii = False
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]  # Flask's default provider
     event_log = EventLog(app.config["DB_PATH"])
     app.extensions["qwirkle_games"] = Games(event_log, app.config["COLOURS"])
     app.extensions["qwirkle_keys"] = TableKeys(event_log.setting("token", new_token),
@@ -79,9 +79,9 @@ def attach_live(app: Flask, open_source: Callable[[], Iterable[Any]],
 def register_errors(app: Flask) -> None:
     """Every error is an answer with a message: JSON under /api, a page elsewhere."""
 
-    def reply(status: int, message: str):
+    def reply(status: int, message: str, **extra: str):
         if request.path.startswith("/api/"):
-            return jsonify({"error": message, "status": status}), status
+            return jsonify({"error": message, "status": status, **extra}), status
         return render_template("error.html", status=status, message=message), status
 
     @app.errorhandler(PayloadError)
@@ -94,14 +94,16 @@ def register_errors(app: Flask) -> None:
 
     @app.errorhandler(Conflict)
     def conflict(error: Conflict):
-        return reply(409, reasons.translate(str(error)))
+        said = reasons.say(error.refusal) if error.refusal is not None else str(error)
+        return reply(409, said, reason_code=error.code)
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
         messages = {404: _("Nothing here: check the address."),
                     405: _("This address does not take that method.")}
         described = error.description if error.description != type(error).description else None
-        return reply(error.code or 500, described or messages.get(error.code, error.name))
+        code = error.code or InternalServerError.code
+        return reply(code, described or messages.get(code, error.name))
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception):

@@ -43,7 +43,7 @@ class TableKeys:
         return hmac.new(self.token.encode(), b"csrf", hashlib.sha256).hexdigest()[:32]
 
     def token_ok(self, token: str | None) -> bool:
-        return bool(token) and hmac.compare_digest(token.encode(), self.token.encode())
+        return token is not None and hmac.compare_digest(token.encode(), self.token.encode())
 
     def try_pin(self, pin: str) -> bool | None:
         """True/False for a right/wrong PIN; None while locked out after too many wrong ones."""

@@ -1,7 +1,10 @@
 """JSON shapes of tiles and turns, shared by the event log, the API and the exports.
 
 One module decodes every payload that comes from outside (a request body or a stored event),
-so a malformed one is refused with the same clear message wherever it enters.
+so a malformed one is refused with the same clear message wherever it enters. A placed tile is
+``{"x", "y", "colour", "shape", "code"}`` here; a tile off the board (a runner-up label, an
+unseen kind) ``{"colour", "shape"}``. The command line's JSON Lines use the compact row
+``[x, y, colour, shape]`` of :func:`engine.board.placed_row`, one encoder for each form.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from typing import Any
 from flask_babel import lazy_gettext as _l
 
 from engine.table import Exchange, Pass, Place
-from engine.tiles import Tile, TileError
+from engine.tiles import HAND, Tile, TileError
 
 Turn = Place | Exchange | Pass
 
@@ -21,8 +24,13 @@ class PayloadError(ValueError):
     """A request body or stored event that does not have the expected shape (HTTP 400)."""
 
 
+def kind_json(tile: Tile) -> dict[str, Any]:
+    """A tile off the board: only what kind it is."""
+    return {"colour": tile.colour, "shape": tile.shape}
+
+
 def tile_json(x: int, y: int, tile: Tile) -> dict[str, Any]:
-    return {"x": x, "y": y, "colour": tile.colour, "shape": tile.shape, "code": tile.code}
+    return {"x": x, "y": y, **kind_json(tile), "code": tile.code}
 
 
 def placed_json(placed: Iterable[tuple[int, int, Tile]]) -> list[dict[str, Any]]:
@@ -70,7 +78,7 @@ def parse_turn(value: object) -> Turn:
         return Place(parse_tiles(value.get("tiles")))
     if kind == "exchange":
         count = _int(value.get("count"), "count")
-        if not 1 <= count <= 6:
+        if not 1 <= count <= HAND:
             raise PayloadError(_l("an exchange swaps between 1 and 6 tiles"))
         return Exchange(count)
     if kind == "pass":

@@ -82,7 +82,9 @@ class EventLog:
                 "INSERT INTO games (created, players, colours) VALUES (?, ?, ?)",
                 (created, json.dumps(players), json.dumps(colours)),
             )
-        return GameRow(cursor.lastrowid, datetime.fromisoformat(created), players, colours)
+        game_id = cursor.lastrowid
+        assert game_id is not None, "an INSERT sets lastrowid"
+        return GameRow(game_id, datetime.fromisoformat(created), players, colours)
 
     def games(self) -> list[GameRow]:
         """Every game, newest first."""

@@ -24,8 +24,10 @@ from enum import StrEnum
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
+from flask_babel.speaklater import LazyString
 
 from engine.board import Board, Cell, Placed
+from engine.refusals import Refusal
 from engine.rules import IllegalMove
 from engine.table import Place, TableGame
 from engine.tiles import COLOURS, Tile
@@ -44,7 +46,13 @@ class UnknownGame(LookupError):
 
 class Conflict(ValueError):
     """A well-formed request that the game's state refuses: an illegal move, no pending move,
-    a finished game (HTTP 409). Its message is the engine's reason, fit to show a player."""
+    a finished game (HTTP 409). ``refusal`` is the engine's when it refused, ``code`` the
+    API's ``reason_code``."""
+
+    def __init__(self, reason: Refusal | LazyString | str, code: str = "") -> None:
+        super().__init__(str(reason))
+        self.refusal = reason if isinstance(reason, Refusal) else None
+        self.code = reason.code.value if isinstance(reason, Refusal) else code
 
 
 @dataclass
@@ -219,7 +227,7 @@ class Games:
             try:
                 table = apply_event(game.table, kind, payload)
             except IllegalMove as error:
-                raise Conflict(str(error)) from None
+                raise Conflict(error.refusal) from None
             game.seq = self.log.append(game_id, kind, payload)
             game.table = table
             self._queue_changed(game)
@@ -301,7 +309,7 @@ class Games:
         with self._lock:
             game = self.get(game_id)
             if game.table.ended:
-                raise Conflict(_l("the game is over"))
+                raise Conflict(_l("the game is over"), "game_over")
             old = game.pending
             if old is None:
                 game.queue.append(PendingMove(tiles, evaluate(game.table, tiles), True,
@@ -320,7 +328,7 @@ class Games:
         """The game and the move its tablets show; Conflict when none waits."""
         game = self.get(game_id)
         if not game.queue:
-            raise Conflict(_l("there is no move waiting for confirmation"))
+            raise Conflict(_l("there is no move waiting for confirmation"), "no_pending_move")
         return game, game.queue[0]
 
     def dismiss(self, game_id: int) -> Game:
@@ -346,11 +354,11 @@ class Games:
         with self._lock:
             game = self.get(game_id)
             if game.table.ended:
-                raise Conflict(_l("the game is over"))
+                raise Conflict(_l("the game is over"), "game_over")
             chosen = sorted((x, y, tile) for (x, y), tile in game.ignored.items()
                             if cells is None or (x, y) in cells)
             if not chosen:
-                raise Conflict(_l("no such tiles were set aside"))
+                raise Conflict(_l("no such tiles were set aside"), "nothing_set_aside")
             self._log_side(game, Event.RESTORE, {"cells": [[x, y] for x, y, _ in chosen]})
             game.queue.insert(0, offered(game.table, chosen))
             self._queue_changed(game)
@@ -374,9 +382,9 @@ class Games:
         with self._lock:
             game = self.get(game_id)
             if game.table.ended:
-                raise Conflict(_l("the game is over"))
+                raise Conflict(_l("the game is over"), "game_over")
             if self.view is None or game_id != self.current_id():
-                raise Conflict(_l("the camera has not seen the table yet"))
+                raise Conflict(_l("the camera has not seen the table yet"), "camera_not_ready")
             seen = {(x, y) for x, y, _ in self.view[0]}
             gone = {cell for cell in game.expected_board()
                     if cell not in seen and (cells is None or cell in cells)}
@@ -403,7 +411,7 @@ class Games:
             try:
                 table = apply_event(table, kind, payload)
             except IllegalMove as error:
-                raise Conflict(str(error)) from None
+                raise Conflict(error.refusal) from None
             actions.append((kind, payload))
         return actions
 
@@ -411,8 +419,8 @@ class Games:
         """Record the shown move as the current player's turn."""
         with self._lock:
             game, head = self._shown(game_id)
-            if not head.verdict.legal:
-                raise Conflict(head.verdict.reason)
+            if head.verdict.refusal is not None:
+                raise Conflict(head.verdict.refusal)
             game.queue.pop(0)
             try:
                 return self.act(game_id, Event.PLAY, {"turn": turn_json(Place(head.tiles))})

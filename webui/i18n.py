@@ -13,6 +13,7 @@ from pathlib import Path
 from babel import Locale
 from flask import Flask, request
 from flask_babel import Babel, get_locale
+from flask_babel import lazy_gettext as _l
 
 TRANSLATIONS = Path(__file__).parent / "translations"
 DEFAULT = "en"
@@ -31,7 +32,7 @@ def language_names() -> list[tuple[str, str]]:
     name they know it by."""
     # Only the first letter is raised: str.capitalize() would also lower the rest
     # ("Tiếng Việt" must not become "Tiếng việt").
-    names = [(code, Locale.parse(code).get_display_name(code)) for code in languages()]
+    names = [(code, Locale.parse(code).get_display_name(code) or code) for code in languages()]
     return [(code, name[:1].upper() + name[1:]) for code, name in names]
 
 
@@ -47,8 +48,27 @@ def text_direction() -> str:
     return "rtl" if order == "right-to-left" else "ltr"
 
 
+COLOUR_NAMES = {
+    "red": _l("red"), "orange": _l("orange"), "yellow": _l("yellow"), "green": _l("green"),
+    "blue": _l("blue"), "purple": _l("purple"), "white": _l("white"),
+}
+SHAPE_NAMES = {
+    "circle": _l("circle"), "square": _l("square"), "diamond": _l("diamond"),
+    "clover": _l("clover"), "cross": _l("cross"), "star": _l("star"),
+}
+
+
+def colour_name(colour: str) -> str:
+    return str(COLOUR_NAMES.get(colour, colour))
+
+
+def shape_name(shape: str) -> str:
+    return str(SHAPE_NAMES.get(shape, shape))
+
+
 def init_i18n(app: Flask) -> None:
     Babel(app, locale_selector=select_locale,
           default_translation_directories=str(TRANSLATIONS))
     app.jinja_env.globals.update(language_names=language_names, text_direction=text_direction,
-                                 get_locale=get_locale)
+                                 get_locale=get_locale, colour_name=colour_name,
+                                 shape_name=shape_name)

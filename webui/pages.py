@@ -23,7 +23,6 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 
 from engine.sheet import ScoreSheet, score_sheet
 from engine.tiles import COLOURS, SHAPES, Tile
@@ -40,26 +39,6 @@ PARTS = ("status", "pending", "turns", "sheet", "tracker", "reconcile")
 VIEWS = ("table", "tablet", "sheet")
 # Line colours of the score chart, one per seat; chosen to stay apart for colour-blind eyes.
 SEAT_COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9")
-
-
-COLOUR_NAMES = {
-    "red": _l("red"), "orange": _l("orange"), "yellow": _l("yellow"), "green": _l("green"),
-    "blue": _l("blue"), "purple": _l("purple"), "white": _l("white"),
-}
-SHAPE_NAMES = {
-    "circle": _l("circle"), "square": _l("square"), "diamond": _l("diamond"),
-    "clover": _l("clover"), "cross": _l("cross"), "star": _l("star"),
-}
-
-
-@bp.app_template_global()
-def colour_name(colour: str) -> str:
-    return str(COLOUR_NAMES.get(colour, colour))
-
-
-@bp.app_template_global()
-def shape_name(shape: str) -> str:
-    return str(SHAPE_NAMES.get(shape, shape))
 
 
 @cache

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.board import Cell, Placed
+from engine.refusals import Refusal
 from engine.rules import IllegalMove, Line, check_move
 from engine.table import Place, TableGame
 from engine.tiles import Tile
@@ -24,6 +25,7 @@ class Verdict:
     score: int | None
     reason: str
     lines: tuple[Line, ...] = ()
+    refusal: Refusal | None = None
 
 
 def evaluate(table: TableGame, tiles: Sequence[Placed]) -> Verdict:
@@ -35,7 +37,7 @@ def evaluate(table: TableGame, tiles: Sequence[Placed]) -> Verdict:
     try:
         after = table.play(Place(tuple(tiles)))
     except IllegalMove as error:
-        return Verdict(False, None, str(error))
+        return Verdict(False, None, str(error), refusal=error.refusal)
     return Verdict(True, after.turns[-1].score, "", check_move(table.board, tiles).lines)
 
 

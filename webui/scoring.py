@@ -17,8 +17,8 @@ from flask import Blueprint, render_template
 from flask_babel import format_decimal, get_locale
 
 from engine.board import Board, Placed
-from engine.game import GameRecord, simulate
 from engine.rules import MAX_LINE, QWIRKLE_BONUS, MoveCheck, check_move
+from engine.selfplay import GameRecord, simulate
 from engine.table import Exchange, Pass, Place, TableGame
 from engine.tiles import Tile
 

@@ -15,9 +15,10 @@ from engine.board import Placed
 from engine.sheet import score_sheet
 from engine.tiles import SHAPES
 
-from .codec import placed_json, tile_json, turn_json
+from .codec import kind_json, placed_json, tile_json, turn_json
 from .games import Game
 from .pending import PendingMove
+from .reasons import say
 
 
 def pending_json(pending: PendingMove | None) -> dict[str, Any] | None:
@@ -29,12 +30,13 @@ def pending_json(pending: PendingMove | None) -> dict[str, Any] | None:
     return {
         "tiles": [
             dict(tile_json(x, y, tile),
-                 alternatives=[{"colour": a.colour, "shape": a.shape} for a in alts])
+                 alternatives=[kind_json(a) for a in alts])
             for (x, y, tile), alts in zip(pending.tiles, alternatives, strict=True)
         ],
         "legal": verdict.legal,
         "score": verdict.score,
-        "reason": verdict.reason,
+        "reason": say(verdict.refusal) if verdict.refusal is not None else "",
+        "reason_code": verdict.refusal.code.value if verdict.refusal is not None else None,
         "lines": [
             {"cells": [list(c) for c in line.cells], "points": line.points,
              "qwirkle": line.is_qwirkle, "codes": [t.code for t in line.tiles]}
@@ -96,7 +98,7 @@ def game_json(game: Game) -> dict[str, Any]:
         "board": placed_json(table.board.placed()),
         "bag_size": table.bag_size,
         "unseen": [
-            {"colour": tile.colour, "shape": tile.shape, "count": count}
+            dict(kind_json(tile), count=count)
             for tile, count in sorted(table.unseen.items(),
                                       key=lambda kv: (table.colours.index(kv[0].colour),
                                                       SHAPES.index(kv[0].shape)))

@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from engine.board import Placed
-from engine.game import simulate
+from engine.selfplay import simulate
 from vision.synth.scene import Render, View, random_style, render_board
 
 SKIN_BGR = ((150, 175, 225), (110, 140, 200), (70, 100, 160), (50, 70, 110))

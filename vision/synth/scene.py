@@ -164,9 +164,10 @@ def random_style(rng: np.random.Generator, *, tile_set: TileSet | None = None) -
     base = _PLAINS if table == "plain" else _WOODS
     colour = np.array(base[int(rng.integers(len(base)))], float) * rng.uniform(0.85, 1.1, 3)
     dim = rng.random() < 0.3
+    b, g, r = (int(c) for c in np.clip(colour, 0, 255))
     return Style(
         table=table,
-        table_bgr=tuple(int(c) for c in np.clip(colour, 0, 255)),
+        table_bgr=(b, g, r),
         texture_seed=int(rng.integers(1 << 30)),
         board_origin=(int(rng.integers(-12, 1)), int(rng.integers(-12, 1))),
         tile_set=tile_set or random_tile_set(rng),
@@ -548,8 +549,10 @@ def render_board(placed: Sequence[Placed], rng: np.random.Generator, *,
     for pose in poses:
         _draw_tile(img, camera, style, pose, body_face, rng)
 
-    centers = {p.cell: tuple(float(v) for v in camera.project(
-        np.array([[p.x, p.y, -style.thickness]]))[0]) for p in poses}
+    centers: dict[Cell, tuple[float, float]] = {}
+    for p in poses:
+        u, v = camera.project(np.array([[p.x, p.y, -style.thickness]]))[0]
+        centers[p.cell] = (float(u), float(v))
     img = img.astype(np.float32)
     h, w = img.shape[:2]
     # Uneven light belongs to the room, so it comes from the style's seed, not the frame's rng.

@@ -115,7 +115,7 @@ class TileSet:
 
 
 def _hsv_to_bgr(h: float, s: float, v: float) -> tuple[int, int, int]:
-    px = np.uint8([[[round(h) % 180, np.clip(s, 0, 255), np.clip(v, 0, 255)]]])
+    px = np.array([[[round(h) % 180, np.clip(s, 0, 255), np.clip(v, 0, 255)]]], np.uint8)
     b, g, r = (int(c) for c in cv2.cvtColor(px, cv2.COLOR_HSV2BGR)[0, 0])
     return b, g, r
 
@@ -137,5 +137,5 @@ def random_tile_set(rng: np.random.Generator, jitter: float = 1.0) -> TileSet:
         symbol[colour] = _hsv_to_bgr(h, s, v)
     grey = int(rng.integers(*TILE_BGR_RANGE)) if jitter else 30
     tint = rng.integers(-3, 4, size=3) if jitter else np.zeros(3, int)
-    body = tuple(int(np.clip(grey + t, 0, 255)) for t in tint)
-    return TileSet(body=body, symbol=symbol)
+    b, g, r = (int(np.clip(grey + t, 0, 255)) for t in tint)
+    return TileSet(body=(b, g, r), symbol=symbol)

@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 
+from engine.board import placed_row
 from engine.tiles import COLOURS
 from vision.decode import DetectedMove
 from vision.source import SourceError, open_source
@@ -51,10 +52,6 @@ def replay(source_spec: str, colours, still_seconds: float) -> tuple[list[Detect
     return tracker.settled(moves), tracker, ""
 
 
-def _placed_json(tiles) -> list[list]:
-    return [[x, y, tile.colour, tile.shape] for x, y, tile in tiles]
-
-
 def print_moves(moves: list[DetectedMove]) -> None:
     total = 0
     for number, move in enumerate(moves, 1):
@@ -71,10 +68,10 @@ def run(args: argparse.Namespace) -> int:
     moves, tracker, error = replay(args.source, args.colours, args.still_seconds)
     if args.json:
         print(json.dumps({
-            "moves": [{"tiles": _placed_json(m.tiles), "score": m.score,
+            "moves": [{"tiles": [placed_row(p) for p in m.tiles], "score": m.score,
                        "needs_confirmation": m.needs_confirmation, "reason": m.reason,
                        "at": m.at} for m in moves],
-            "board": _placed_json(tracker.board.placed()),
+            "board": [placed_row(p) for p in tracker.board.placed()],
         }))
     else:
         print_moves(moves)

@@ -11,9 +11,9 @@ import json
 import sys
 from typing import IO, Any
 
-from engine.board import Board, Placed
+from engine.board import Board, Placed, row_placed
 from engine.rules import check_move
-from engine.tiles import Tile, TileError
+from engine.tiles import TileError
 
 EXAMPLE = """\
 example:
@@ -87,12 +87,9 @@ def _placed_list(data: dict[str, Any], key: str) -> list[Placed]:
 
 
 def _placed(item: Any, key: str, index: int) -> Placed:
-    if not isinstance(item, list) or len(item) != 4:
-        raise LineError(f"{key} item {index} must be [x, y, colour, shape], got {json.dumps(item)}")
-    x, y, colour, shape = item
-    if type(x) is not int or type(y) is not int:
-        raise LineError(f"{key} item {index} needs integer x and y, got {json.dumps(item)}")
     try:
-        return (x, y, Tile.parse(colour, shape))
+        return row_placed(item)
     except TileError as err:
         raise LineError(str(err)) from None
+    except ValueError as err:
+        raise LineError(f"{key} item {index} {err}, got {json.dumps(item)}") from None

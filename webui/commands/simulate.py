@@ -10,7 +10,7 @@ import json
 import sys
 from typing import IO
 
-from engine.game import STRATEGIES, simulate, table_game
+from engine.selfplay import STRATEGIES, simulate, table_game
 from engine.sheet import render_sheet, score_sheet
 
 EXAMPLE = """\

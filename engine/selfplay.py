@@ -16,13 +16,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.board import Board, Placed
+from engine.board import Board, Placed, placed_row, row_placed
 from engine.movegen import best_move, has_legal_move, scored_moves
-from engine.rules import QWIRKLE_BONUS, IllegalMove
+from engine.refusals import Illegal, IllegalMove, Refusal
+from engine.rules import QWIRKLE_BONUS
 from engine.table import Exchange, Pass, Place, TableGame, Turn
-from engine.tiles import Tile, full_set
+from engine.tiles import HAND, Tile, full_set
 
-HAND = 6
 STRATEGIES = ("greedy", "random")
 
 
@@ -68,7 +68,7 @@ class GameRecord:
                 {
                     "player": m.player,
                     "kind": m.kind,
-                    "tiles": [[x, y, t.colour, t.shape] for x, y, t in m.tiles],
+                    "tiles": [placed_row(p) for p in m.tiles],
                     "score": m.score,
                 }
                 for m in self.moves
@@ -85,7 +85,7 @@ class GameRecord:
             moves = tuple(
                 MoveRecord(
                     int(m["player"]), str(m["kind"]),
-                    tuple((int(x), int(y), Tile.parse(c, s)) for x, y, c, s in m["tiles"]),
+                    tuple(row_placed(p) for p in m["tiles"]),
                     int(m["score"]),
                 )
                 for m in data["moves"]
@@ -117,7 +117,8 @@ def table_game(record: GameRecord, names: Sequence[str] | None = None) -> TableG
         try:
             game = game.play(turn)
         except IllegalMove as err:
-            raise IllegalMove(f"move {i + 1}: {err}") from None
+            raise IllegalMove(Refusal(Illegal.BAD_TURN, turn=i, player=game.players[m.player],
+                                      cause=err.refusal)) from None
     return game.finish(record.moves[-1].player if record.end == "went_out" else None)
 
 
@@ -152,6 +153,12 @@ def simulate(
 
     ``greedy`` plays the highest-scoring placement; ``random`` any legal placement. Both
     open with a largest group, as the rules require of the first player.
+
+    >>> record = simulate(players=2, seed=1)
+    >>> record == simulate(players=2, seed=1), record.end in ("went_out", "stalemate")
+    (True, True)
+    >>> table_game(record).totals == record.scores
+    True
     """
     if type(players) is not int or not 2 <= players <= 6:
         raise ValueError(f"players must be 2 to 6, got {players!r}")
