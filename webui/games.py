@@ -21,6 +21,7 @@ from engine.board import Board, Placed
 from engine.rules import IllegalMove, Line, check_move
 from engine.table import Place, TableGame
 from engine.tiles import COLOURS, Tile
+from vision.source import redact_url
 
 from .codec import PayloadError, parse_tiles, parse_turn, turn_json
 from .db import EventLog, GameRow
@@ -222,6 +223,7 @@ class Games:
             self.on_board(game.table.colours, game.expected_board())
 
     def set_camera(self, state: str, message: str = "") -> None:
+        message = redact_url(message)  # every page and /api/camera show it: no passwords
         with self._lock:
             if self.camera != {"state": state, "message": message}:
                 self.camera = {"state": state, "message": message}

@@ -19,7 +19,7 @@ import segno
 import waitress
 
 from engine.tiles import COLOURS
-from vision.source import FrameSource, SourceError, open_source
+from vision.source import FrameSource, SourceError, open_source, redact_url
 from vision.tracker import MoveTracker
 from webui.app import attach_live, create_app
 from webui.commands import colour_list
@@ -123,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
     if spec == "demo":
         print("Camera: the built-in demo (a simulated game; give --camera for a real one)")
     else:
-        print(f"Camera: {spec}")
+        print(f"Camera: {redact_url(spec)}")
     print(f"Table view (laptop or TV): {url}/table")
     print(f"Tablets: scan this code, or open {url}/tablet and enter PIN {keys.pin}")
     segno.make(join, error="m").terminal(out=sys.stdout, compact=True)
