@@ -82,9 +82,9 @@ def test_a_camera_address_that_answers_nothing_is_an_error_not_a_hang():
         silent.bind(("127.0.0.1", 0))
         silent.listen()
         start = time.monotonic()
-        with pytest.raises(SourceError):
-            with open_source(f"http://127.0.0.1:{silent.getsockname()[1]}/video") as source:
-                next(iter(source))
+        address = f"http://127.0.0.1:{silent.getsockname()[1]}/video"
+        with pytest.raises(SourceError), open_source(address) as source:
+            next(iter(source))
         assert time.monotonic() - start < 15
 
 

@@ -104,7 +104,7 @@ def test_games_list_and_exports(table, game):
     table.place(game, ROW)
     games = table.client.get("/api/games").json
     assert games[0]["id"] == game and games[0]["totals"] == [3, 0]
-    csv_text = table.client.get(f"/api/games/{game}/export.csv").data.decode()
+    csv_text = table.client.get(f"/api/games/{game}/export.csv").data.decode("utf-8-sig")
     assert csv_text.splitlines()[:2] == ["round,Ann,Bob", "1,3,"]
     exported = table.client.get(f"/api/games/{game}/export.json").json
     assert exported["turns"][0]["tiles"] == table.client.get("/api/state").json["turns"][0]["tiles"]

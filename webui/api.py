@@ -145,9 +145,9 @@ def finish(game_id: int):
 
 @bp.get("/games/<int:game_id>/export.csv")
 def export_csv(game_id: int):
-    text = sheet_csv(games().get(game_id))
-    return Response(text, mimetype="text/csv", headers={
-        "Content-Disposition": f'attachment; filename="qwirkle-game-{game_id}.csv"'})
+    attachment = f'attachment; filename="qwirkle-game-{game_id}.csv"'
+    return Response(sheet_csv(games().get(game_id)), content_type="text/csv; charset=utf-8",
+                    headers={"Content-Disposition": attachment})
 
 
 @bp.get("/games/<int:game_id>/export.json")

@@ -12,9 +12,9 @@ import logging
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, Response, jsonify, render_template, request
 from flask_babel import gettext as _
-from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.exceptions import HTTPException, InternalServerError, SecurityError
 
 from engine.tiles import COLOURS
 
@@ -105,6 +105,13 @@ def register_errors(app: Flask) -> None:
         if request.path.startswith("/api/"):
             return jsonify({"error": message, "status": status}), status
         return render_template("error.html", status=status, message=message), status
+
+    @app.errorhandler(SecurityError)
+    def untrusted_host(error: SecurityError):
+        # No page: building its links needs the Host that was just refused.
+        message = _("This server is not reached by that name (Host header). Open the address "
+                    "`qwirkle serve` printed, or start it with --allow-host NAME.")
+        return Response(message, 400, mimetype="text/plain")
 
     @app.errorhandler(PayloadError)
     def bad_payload(error: PayloadError):

@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 
 from flask import abort, current_app, request
 from flask_babel import gettext as _
+from werkzeug.exceptions import SecurityError
 
 from .validate import is_clean
 
@@ -153,10 +154,11 @@ def csrf_token() -> str:
 
 
 def host_name() -> str:
-    """The Host header's name, lower case, without the port."""
+    """The Host header's name, lower case, without the port ("" for an untrusted one: the
+    error page about it asks this too)."""
     try:
         return (urlsplit(f"//{request.host}").hostname or "").lower()
-    except ValueError:
+    except (ValueError, SecurityError):
         return ""
 
 
