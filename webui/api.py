@@ -25,7 +25,10 @@ def games() -> Games:
 
 
 def body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:  # thousands of nested brackets: still only a malformed body
+        data = None
     if not isinstance(data, dict):
         raise PayloadError(_("The request body must be a JSON object."))
     return data
