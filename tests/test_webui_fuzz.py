@@ -26,7 +26,8 @@ ODD_HEADERS = {
     "Content-Type": ["application/json; charset=latin-1", "text/plain", "multipart/form-data"],
 }
 RAW_BODIES = [b"", b"\xff\xfe\x00", b"{", b"[" * 5000 + b"]" * 5000, b'{"players": ["\\ud800"]}',
-              b"null", b"1e99999", b'"' + b"x" * 60000 + b'"', b'{"tiles": [' + b"{}," * 2000 + b"{}]}"]
+              b"null", b"1e99999", b'"' + b"x" * 60000 + b'"',
+              b'{"tiles": [' + b"{}," * 2000 + b"{}]}"]
 PATH_INTS = ["0", "1", "2", "99999999999999999999", "007"]
 
 

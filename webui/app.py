@@ -130,7 +130,12 @@ def register_errors(app: Flask) -> None:
         messages = {404: _("Nothing here: check the address."),
                     405: _("This address does not take that method.")}
         described = error.description if error.description != type(error).description else None
-        return reply(error.code or 500, described or messages.get(error.code, error.name))
+        response, status = reply(error.code or 500,
+                                 described or messages.get(error.code, error.name))
+        response = app.make_response(response)
+        # Retry-After of a 503 or 429, so a client knows when to come back.
+        response.headers.extend((k, v) for k, v in error.get_headers() if k == "Retry-After")
+        return response, status
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception):
