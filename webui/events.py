@@ -21,7 +21,7 @@ from functools import cache
 
 import cv2
 import numpy as np
-from flask import Blueprint, Response, current_app, request, stream_with_context
+from flask import Blueprint, Flask, Response, current_app, request
 from flask_babel import gettext as _
 from werkzeug.exceptions import ServiceUnavailable
 
@@ -36,13 +36,16 @@ BOUNDARY = "frame"
 class EventCache:
     """The latest rendered event of each game, keyed by its version."""
 
-    def __init__(self) -> None:
+    def __init__(self, app: Flask) -> None:
+        self.app = app
         self._lock = threading.Lock()
         self._latest: dict[int, tuple[str, str]] = {}
 
     def event(self, game_id: int) -> tuple[str, str]:
         """(version, event text) of the game as it is now."""
-        with self._lock:
+        # Its own app context, not the request's: a stream outlives the request's context,
+        # and streams served in turn by one thread must not pop each other's.
+        with self._lock, self.app.app_context():
             version = games().version(game_id)
             cached = self._latest.get(game_id)
             if cached is None or cached[0] != version:
@@ -57,7 +60,8 @@ def gate() -> StreamGate:
 
 
 def event_cache() -> EventCache:
-    return current_app.extensions.setdefault("qwirkle_event_cache", EventCache())
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    return app.extensions.setdefault("qwirkle_event_cache", EventCache(app))
 
 
 def stream(chunks: Iterator[str | bytes], mimetype: str) -> Response:
@@ -66,7 +70,7 @@ def stream(chunks: Iterator[str | bytes], mimetype: str) -> Response:
     if leave is None:
         raise ServiceUnavailable(_("Too many live views are open; this page will retry in a "
                                    "moment."), retry_after=5)
-    response = Response(stream_with_context(chunks), mimetype=mimetype,
+    response = Response(chunks, mimetype=mimetype,
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
     response.call_on_close(leave)
     return response
@@ -79,13 +83,14 @@ def game_events(game_id: int):
     keepalive = current_app.config["SSE_KEEPALIVE_S"]
     limit = current_app.config["SSE_MAX_S"]
     events = event_cache()
+    table = games()
 
     def generate():
         nonlocal seen
         started = time.monotonic()
         yield "retry: 2000\n\n"
         while time.monotonic() - started < limit:
-            version = games().wait(game_id, seen, keepalive)
+            version = table.wait(game_id, seen, keepalive)
             if version == seen:
                 yield ": keep-alive\n\n"
                 continue
