@@ -20,6 +20,8 @@ from urllib.parse import urlsplit, urlunsplit
 import cv2
 import numpy as np
 
+from vision.imagefile import ImageError, load_image
+
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 STREAM_PREFIXES = ("http://", "https://", "rtsp://")
 STALL_SECONDS = 3.0
@@ -94,19 +96,26 @@ def _pace(start: float, t: float) -> None:
 
 
 class FolderSource(FrameSource):
-    """The photos of a folder in file-name order, each one a still position after a move."""
+    """The photos of a folder in file-name order, each one a still position after a move.
+
+    A named pipe or device named like a photo is left out (reading it would wait for ever);
+    ``skipped`` says which, for the caller to warn about.
+    """
 
     def __init__(self, folder: Path) -> None:
         self.description = f"folder {folder}"
-        self.paths = sorted(p for p in folder.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES)
+        named = sorted(p for p in folder.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES)
+        self.paths = [p for p in named if p.is_file()]
+        self.skipped = [p for p in named if not p.is_file()]
         if not self.paths:
             raise SourceError(f"no photos (.jpg, .png, ...) in folder {folder}")
 
     def __iter__(self) -> Iterator[Frame]:
         for index, path in enumerate(self.paths):
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if image is None:
-                raise SourceError(f"cannot read photo {path}: not an image or corrupt")
+            try:
+                image = load_image(path)
+            except ImageError:  # (worded as webui/reasons.py knows it)
+                raise SourceError(f"cannot read photo {path}: not an image or corrupt") from None
             yield Frame(image, float(index), path.name, still=True)
 
 
@@ -244,5 +253,7 @@ def open_source(spec: str | int, realtime: bool | None = None, seed: int = 1) ->
         return FolderSource(path)
     if path.is_file():
         return CaptureSource(str(path), live=False, realtime=bool(realtime))
+    if path.exists():  # reading a pipe or device as a video could wait for ever
+        raise SourceError(f"{text!r} is a pipe or device, not a video file or folder")
     raise SourceError(f"no such camera, file or folder: {text!r} "
                       "(give a camera index like 0, a URL, a video file, a folder or 'demo')")
