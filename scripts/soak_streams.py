@@ -132,6 +132,9 @@ def main() -> int:
         process, port, token = start_server(Path(folder), args.camera)
         try:
             return soak(args, process, port, token)
+        except SystemExit:
+            print((Path(folder) / "serve.log").read_text()[-3000:], file=sys.stderr)
+            raise
         finally:
             process.kill()
             process.wait()
@@ -182,8 +185,14 @@ def soak(args: argparse.Namespace, process: subprocess.Popen, port: int, token: 
     for sock in OPEN:
         sock.close()
     closed = time.monotonic()
-    while call(port, token, "GET", "/api/state", timeout=30) != 200:
-        time.sleep(0.1)
+    while True:
+        if process.poll() is not None:
+            raise SystemExit(f"the server stopped (exit status {process.returncode})")
+        try:
+            if call(port, token, "GET", "/api/state", timeout=30) == 200:
+                break
+        except OSError:
+            time.sleep(0.1)
     recovery = time.monotonic() - closed
     time.sleep(10)
     rss["after"] = rss_mb(process.pid)
