@@ -53,10 +53,11 @@ def load_image(path: str | Path) -> np.ndarray:
         image = cv2.imdecode(data, cv2.IMREAD_COLOR)
     except cv2.error:
         image = None
-    if image is None:
-        raise ImageError(f"{path}: not a readable image (corrupt or unsupported format)")
-    if _cut_short(data):
-        raise ImageError(f"{path}: the file is cut short (an incomplete copy or download?)")
+    cut = _cut_short(data)
+    if image is None or cut:
+        why = ("the file is cut short: an incomplete copy or download?" if cut
+               else "corrupt or unsupported format")
+        raise ImageError(f"{path}: not a readable image ({why})")
     if min(image.shape[:2]) < MIN_SIDE:
         height, width = image.shape[:2]
         raise ImageError(f"{path}: {width}x{height} pixels is too small to show a tile "
