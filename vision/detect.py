@@ -105,8 +105,9 @@ MAX_HOLES = 1000
 at most); a checkerboard or noise shows tens of thousands, and every later step costs more
 per candidate, some with the square of their number (issue 11: 7.5 GB for one photo)."""
 
-MAX_SYMBOLS = 400
-"""Most candidates handed on to the lattice fit, the clearest kept."""
+MAX_SYMBOLS = 200
+"""Most candidates handed on to the lattice fit, the clearest kept: all 108 tiles of a game
+with room for the spurious ones (the real photos give at most 75 candidates)."""
 
 
 def find_symbols(work: Work) -> list[Symbol]:
