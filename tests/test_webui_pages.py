@@ -87,9 +87,13 @@ def test_the_host_laptop_joins_by_itself(table):
     remote = table.app.test_client()
     remote.environ_base["REMOTE_ADDR"] = "192.168.1.77"
     assert "Set-Cookie" not in remote.get("/setup").headers
-    # The laptop opening its own LAN address is the host too.
+    # Only loopback asking for a loopback name is the host: not the laptop's LAN address (any
+    # device could claim it), nor a loopback connection for another name (a DNS trick).
     table.app.config["HOST_ADDRESSES"] = ("192.168.1.77",)
-    assert f"qwirkle_table={keys.token}" in remote.get("/setup").headers["Set-Cookie"]
+    table.app.config["TRUSTED_HOSTS"].append("192.168.1.77")
+    assert "Set-Cookie" not in remote.get("/setup").headers
+    rebound = table.app.test_client().get("/setup", headers={"Host": "192.168.1.77:8000"})
+    assert rebound.status_code == 200 and "Set-Cookie" not in rebound.headers
     # The cookie alone changes nothing: a change also needs the page's CSRF header.
     assert local.post("/api/games", json={"players": ["A", "B"]}).status_code == 403
 

@@ -100,6 +100,16 @@ warm lamp) can fall below the first cut itself; the stricter cuts separate it fr
 A symbol found at any level counts."""
 
 
+MAX_HOLES = 1000
+"""Most light regions measured per dark level. A table photo shows under a hundred (108 tiles
+at most); a checkerboard or noise shows tens of thousands, and every later step costs more
+per candidate, some with the square of their number (issue 11: 7.5 GB for one photo)."""
+
+MAX_SYMBOLS = 200
+"""Most candidates handed on to the lattice fit, the clearest kept: all 108 tiles of a game
+with room for the spurious ones (the real photos give at most 75 candidates)."""
+
+
 def find_symbols(work: Work) -> list[Symbol]:
     """Light regions enclosed by tile body, filtered to a consistent symbol size."""
     found: list[Symbol] = []
@@ -107,18 +117,27 @@ def find_symbols(work: Work) -> list[Symbol]:
         dark = (work.ratio < ratio).astype(np.uint8)
         if grow:
             dark = cv2.dilate(dark, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
-        found += [s for s in _enclosed(dark, max(dark.shape) / 6, (work.ratio, grow + 3))
-                  if not _near_any(s, found)]
-    return _consistent_sizes(found) if found else []
+        level = _enclosed(dark, max(dark.shape) / 6, (work.ratio, grow + 3))
+        found += [s for s, near in zip(level, _near_any(level, found), strict=True) if not near]
+    if not found:
+        return []
+    symbols = _consistent_sizes(found)
+    if len(symbols) > MAX_SYMBOLS:  # the clearest, in the order found
+        clearest = sorted(range(len(symbols)), key=lambda i: -symbols[i].contrast)
+        symbols = [symbols[i] for i in sorted(clearest[:MAX_SYMBOLS])]
+    return symbols
 
 
-def _near_any(symbol: Symbol, others: list[Symbol]) -> bool:
-    """True when another candidate already sits on this one (the same symbol at another level)."""
-    if not others:
-        return False
+def _near_any(symbols: list[Symbol], others: list[Symbol]) -> np.ndarray:
+    """Per symbol, whether another candidate already sits on it (the same symbol found at
+    another level). Both lists are bounded (:data:`MAX_HOLES` a level), so one matrix does."""
+    if not symbols or not others:
+        return np.zeros(len(symbols), bool)
     centres = np.array([o.center for o in others])
     reach = 0.4 * np.array([o.extent for o in others])
-    return bool((((centres - symbol.center) ** 2).sum(axis=1) < reach ** 2).any())
+    points = np.array([s.center for s in symbols])
+    distance = ((points[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
+    return (distance < reach[None, :] ** 2).any(axis=1)
 
 
 def _enclosed(dark: np.ndarray, max_extent: float, ring: tuple[np.ndarray, float]) -> list[Symbol]:
@@ -161,12 +180,17 @@ def _holes(mask: np.ndarray, min_side: float, max_side: float,
     if hierarchy is None:
         return np.zeros((0, 8))
     h, w = mask.shape
-    for contour, (_, _, _, parent) in zip(contours, hierarchy[0], strict=True):
-        if parent < 0:
-            continue  # an outer boundary, not a hole
-        x, y, bw, bh = cv2.boundingRect(contour)
-        if not min_side <= max(bw, bh) <= max_side:
-            continue
+    # Holes (a parent: not an outer boundary) whose outline is long enough to span min_side:
+    # a noisy photo has hundreds of thousands of specks, not worth a Python step each.
+    points = np.fromiter(map(len, contours), int, len(contours))
+    holes = []
+    for index in np.flatnonzero((hierarchy[0][:, 3] >= 0) & (points >= min_side)):
+        box = cv2.boundingRect(contours[index])
+        if min_side <= max(box[2:]) <= max_side:
+            holes.append((contours[index], box))
+    if len(holes) > MAX_HOLES:  # not a table: measure only the largest regions
+        holes = sorted(holes, key=lambda hole: -hole[1][2] * hole[1][3])[:MAX_HOLES]
+    for contour, (x, y, bw, bh) in holes:
         m = cv2.moments(contour)
         if m["m00"] <= 0:
             continue

@@ -10,15 +10,14 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
-import cv2
 import numpy as np
 
 from engine.tiles import COLOURS
 from vision import detect, lattice
 from vision.classifier import BODY_SHARE, TileGuess, classify_crops
 from vision.crops import CROP, extract_crops
+from vision.imagefile import ImageError, load_image  # noqa: F401  (scan's public API)
 from vision.overlay import draw_overlay
 
 RECOVERY_ROUNDS = 3
@@ -57,10 +56,6 @@ but the printed logo on the real board scores up to 0.999."""
 COMPLETION_DARK_SHARE = 0.15
 """Share of a free cell's middle that must be as dark as tile body: the logo and the bonus
 squares, bright print, show 0.1 or less; a tile whose big circle fills it still shows 0.19."""
-
-
-class ImageError(ValueError):
-    """A file that is missing or cannot be decoded as an image."""
 
 
 @dataclass(frozen=True)
@@ -107,20 +102,6 @@ class ScanResult:
     lattice: Lattice | None
     ms: float
     doubtful: list[TileReading] = field(default_factory=list)
-
-
-def load_image(path: str | Path) -> np.ndarray:
-    """Read a photo as a BGR array, or raise :class:`ImageError` saying what is wrong."""
-    path = Path(path)
-    if not path.is_file():
-        raise ImageError(f"{path}: no such file")
-    data = np.fromfile(str(path), dtype=np.uint8)
-    if data.size == 0:
-        raise ImageError(f"{path}: the file is empty")
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR)
-    if image is None:
-        raise ImageError(f"{path}: not a readable image (corrupt or unsupported format)")
-    return image
 
 
 def locate_tiles(image: np.ndarray) -> Located:

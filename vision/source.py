@@ -8,19 +8,48 @@ stops delivering (unplugged, Wi-Fi camera out of range).
 
 from __future__ import annotations
 
+import queue
+import re
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import cv2
 import numpy as np
+
+from vision.imagefile import ImageError, load_image
 
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 STREAM_PREFIXES = ("http://", "https://", "rtsp://")
 STALL_SECONDS = 3.0
 """A camera that delivers no frame for this long is taken to be gone."""
+OPEN_TIMEOUT_MS = 4000
+"""How long OpenCV may try to reach a network camera before giving up."""
+READ_TIMEOUT_MS = 2000
+"""How long one read of a network camera may block: a camera that keeps its socket open but
+sends nothing would otherwise hold the read for good."""
+URL = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'\"<>]+")
+
+
+def redact_url(text: str) -> str:
+    """``text`` with the user name and password taken out of every URL in it
+    (``http://user:pw@cam/video`` becomes ``http://cam/video``): a camera's address is shown
+    on pages anyone on the Wi-Fi can read, and in logs."""
+
+    def clean(found: re.Match[str]) -> str:
+        try:
+            parts = urlsplit(found.group(0))
+        except ValueError:
+            return "(an address that cannot be shown)"
+        if "@" not in parts.netloc:
+            return found.group(0)
+        return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
+
+    return URL.sub(clean, text)
 
 
 class SourceError(RuntimeError):
@@ -68,19 +97,26 @@ def _pace(start: float, t: float) -> None:
 
 
 class FolderSource(FrameSource):
-    """The photos of a folder in file-name order, each one a still position after a move."""
+    """The photos of a folder in file-name order, each one a still position after a move.
+
+    A named pipe or device named like a photo is left out (reading it would wait for ever);
+    ``skipped`` says which, for the caller to warn about.
+    """
 
     def __init__(self, folder: Path) -> None:
         self.description = f"folder {folder}"
-        self.paths = sorted(p for p in folder.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES)
+        named = sorted(p for p in folder.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES)
+        self.paths = [p for p in named if p.is_file()]
+        self.skipped = [p for p in named if not p.is_file()]
         if not self.paths:
             raise SourceError(f"no photos (.jpg, .png, ...) in folder {folder}")
 
     def __iter__(self) -> Iterator[Frame]:
         for index, path in enumerate(self.paths):
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if image is None:
-                raise SourceError(f"cannot read photo {path}: not an image or corrupt")
+            try:
+                image = load_image(path)
+            except ImageError:  # (worded as webui/reasons.py knows it)
+                raise SourceError(f"cannot read photo {path}: not an image or corrupt") from None
             yield Frame(image, float(index), path.name, still=True)
 
 
@@ -93,11 +129,14 @@ class CaptureSource(FrameSource):
     """
 
     def __init__(self, target: str | int, live: bool, realtime: bool,
-                 open_capture: Callable[..., Any] = cv2.VideoCapture,
+                 open_capture: Callable[..., Any] | None = None,
                  stall_seconds: float = STALL_SECONDS) -> None:
-        self.description = (f"camera {target}" if live else f"video {target}")
+        shown = redact_url(str(target))
+        self.description = (f"camera {shown}" if live else f"video {shown}")
         self.live, self.realtime, self.stall_seconds = live, realtime, stall_seconds
-        self.capture = open_capture(target)
+        self._stop = threading.Event()
+        self._reader: threading.Thread | None = None
+        self.capture = (open_capture or _open_capture)(target)
         if not self.capture.isOpened():
             self.capture.release()
             hint = ("is it plugged in and not used by another program?" if live
@@ -107,32 +146,75 @@ class CaptureSource(FrameSource):
         self.fps = fps if 1.0 <= fps <= 240.0 else 10.0
 
     def __iter__(self) -> Iterator[Frame]:
+        if self.live:
+            yield from self._live_frames()
+            return
         start = time.monotonic()
-        last_good = start
         index = 0
         while True:
             ok, image = self.capture.read()
-            now = time.monotonic()
-            if ok and image is not None:
-                last_good = now
-                t = now - start if self.live else index / self.fps
-                if self.realtime and not self.live:
-                    _pace(start, t)
-                yield Frame(image, t, f"{t:.2f}s")
-                index += 1
-            elif not self.live:
+            if not ok or image is None:
                 if index == 0:
                     raise SourceError(f"{self.description} has no frame that can be decoded "
                                       "(corrupt or not a video?)")
                 return
-            elif now - last_good >= self.stall_seconds:
-                raise SourceError(f"{self.description} stopped delivering frames "
-                                  f"for {self.stall_seconds:.0f} s (unplugged or out of range?)")
-            else:
-                time.sleep(0.05)
+            t = index / self.fps
+            if self.realtime:
+                _pace(start, t)
+            yield Frame(image, t, f"{t:.2f}s")
+            index += 1
+
+    def _live_frames(self) -> Iterator[Frame]:
+        """A camera's frames, read by a thread of their own: a read that blocks (a network
+        camera with its socket open and nothing coming) cannot hold the caller, who gives up
+        after ``stall_seconds`` without a frame."""
+        frames: queue.Queue[np.ndarray] = queue.Queue(maxsize=2)
+        self._reader = threading.Thread(target=self._read_into, args=(frames,),
+                                        name="camera-reader", daemon=True)
+        self._reader.start()
+        start = time.monotonic()
+        while True:
+            try:
+                image = frames.get(timeout=self.stall_seconds)
+            except queue.Empty:
+                raise SourceError(f"{self.description} stopped delivering frames for "
+                                  f"{self.stall_seconds:.0f} s (unplugged or out of range?)"
+                                  ) from None
+            t = time.monotonic() - start
+            yield Frame(image, t, f"{t:.2f}s")
+
+    def _read_into(self, frames: queue.Queue[np.ndarray]) -> None:
+        """The reader thread: it owns the capture while it runs, and releases it at the end."""
+        try:
+            while not self._stop.is_set():
+                ok, image = self.capture.read()
+                if not ok or image is None:
+                    self._stop.wait(0.05)
+                    continue
+                while not self._stop.is_set():
+                    try:
+                        frames.put(image, timeout=0.1)
+                        break
+                    except queue.Full:
+                        continue
+        finally:
+            self.capture.release()
 
     def close(self) -> None:
-        self.capture.release()
+        self._stop.set()
+        if self._reader is None:
+            self.capture.release()
+        else:  # the reader releases it once its read returns (READ_TIMEOUT_MS at most)
+            self._reader.join(READ_TIMEOUT_MS / 1000 + 1)
+
+
+def _open_capture(target: str | int) -> cv2.VideoCapture:
+    """OpenCV's capture, with timeouts on opening and on each read of a network camera."""
+    if isinstance(target, str) and target.lower().startswith(STREAM_PREFIXES):
+        return cv2.VideoCapture(target, cv2.CAP_ANY, [
+            cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, OPEN_TIMEOUT_MS,
+            cv2.CAP_PROP_READ_TIMEOUT_MSEC, READ_TIMEOUT_MS])
+    return cv2.VideoCapture(target)
 
 
 class DemoSource(FrameSource):
@@ -172,5 +254,7 @@ def open_source(spec: str | int, realtime: bool | None = None, seed: int = 1) ->
         return FolderSource(path)
     if path.is_file():
         return CaptureSource(str(path), live=False, realtime=bool(realtime))
+    if path.exists():  # reading a pipe or device as a video could wait for ever
+        raise SourceError(f"{text!r} is a pipe or device, not a video file or folder")
     raise SourceError(f"no such camera, file or folder: {text!r} "
                       "(give a camera index like 0, a URL, a video file, a folder or 'demo')")

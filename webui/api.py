@@ -12,23 +12,23 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, jsonify, request
 from flask_babel import gettext as _
 
-from .auth import check_origin, keys, needs_token, set_token_cookie
+from .auth import check_origin, join_url, keys, needs_token, set_token_cookie
 from .codec import PayloadError, parse_turn, turn_json
 from .games import Conflict, Event, Game, Games
 from .state import camera_board_json, game_json, sheet_csv
+from .validate import clean_text, player_name
 
 bp = Blueprint("api", __name__, url_prefix="/api")
-
-MAX_NAME = 24
-"""Longest player name: it heads a column of the score sheet on a tablet."""
-
 
 def games() -> Games:
     return current_app.extensions["qwirkle_games"]
 
 
 def body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:  # thousands of nested brackets: still only a malformed body
+        data = None
     if not isinstance(data, dict):
         raise PayloadError(_("The request body must be a JSON object."))
     return data
@@ -77,15 +77,15 @@ def create_game():
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise PayloadError(_("players must be a list of names"))
-    players = [p.strip() for p in players if p.strip()]
+    # The set-up form sends a field per seat; a blank one is a seat nobody took.
+    players = [player_name(p) for p in players if p.strip()]
     if not 2 <= len(players) <= 6:
         raise PayloadError(_("A game needs 2 to 6 players."))
-    if any(len(p) > MAX_NAME for p in players):
-        raise PayloadError(_("A player's name has at most %(n)s letters.", n=MAX_NAME))
     colours = data.get("colours", list(games().default_colours))
-    if not isinstance(colours, list) or not all(isinstance(c, str) for c in colours):
+    if not isinstance(colours, list) or len(colours) > 12:
         raise PayloadError(_("colours must be a list of six colour names"))
-    return answer(games().create(players, [c.strip().lower() for c in colours]), 201)
+    colours = [clean_text(c, _("a colour"), 20).strip().lower() for c in colours]
+    return answer(games().create(players, colours), 201)
 
 
 @bp.get("/games/<int:game_id>/state")
@@ -190,9 +190,9 @@ def finish(game_id: int):
 
 @bp.get("/games/<int:game_id>/export.csv")
 def export_csv(game_id: int):
-    text = sheet_csv(games().get(game_id))
-    return Response(text, mimetype="text/csv", headers={
-        "Content-Disposition": f'attachment; filename="qwirkle-game-{game_id}.csv"'})
+    attachment = f'attachment; filename="qwirkle-game-{game_id}.csv"'
+    return Response(sheet_csv(games().get(game_id)), content_type="text/csv; charset=utf-8",
+                    headers={"Content-Disposition": attachment})
 
 
 @bp.get("/games/<int:game_id>/export.json")
@@ -223,11 +223,22 @@ def join():
     if isinstance(data.get("token"), str):
         ok = keys().token_ok(data["token"])
     elif isinstance(data.get("pin"), str):
-        ok = keys().try_pin(data["pin"].strip())
+        ok = keys().try_pin(request.remote_addr or "", data["pin"])
         if ok is None:
-            abort(429, _("Too many wrong PINs: wait half a minute."))
+            abort(429, _("Too many wrong PINs from this device: wait a while, or scan the "
+                         "QR code."))
     else:
         raise PayloadError(_("Send the PIN as {\"pin\": \"123456\"}."))
     if not ok:
         abort(403, _("Wrong PIN."))
     return set_token_cookie(jsonify({"csrf": keys().csrf()}))
+
+
+@bp.post("/auth/rotate")
+@needs_token
+def rotate():
+    """A new PIN and join link; every other device must join again (a neighbour who learnt
+    the PIN is out). The device that asked keeps its place: it gets the new cookie."""
+    keys().rotate()
+    return set_token_cookie(jsonify({"pin": keys().pin, "join_url": join_url(),
+                                     "csrf": keys().csrf()}))

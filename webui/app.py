@@ -7,18 +7,19 @@ a fake one.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, Response, jsonify, render_template, request
 from flask_babel import gettext as _
-from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.exceptions import HTTPException, InternalServerError, SecurityError
 
 from engine.tiles import COLOURS
 
 from . import api, events, pages, reasons, scoring
-from .auth import TableKeys, new_pin, new_token
+from .auth import LOOPBACK_HOSTS, TableKeys, digest
 from .codec import PayloadError
 from .db import EventLog
 from .games import Conflict, Games, UnknownGame
@@ -37,6 +38,8 @@ DEFAULTS: dict[str, Any] = {
     "PREVIEW_FPS": 4.0,
     "CAMERA_RETRY_S": 3.0,
     "MAX_CONTENT_LENGTH": 64 * 1024,  # a whole game's worth of tiles fits many times over
+    "ALLOW_HOSTS": (),  # more names this server is reached by (`qwirkle serve --allow-host`)
+    "TRUSTED_HOSTS": None,  # None: loopback, HOST_ADDRESSES and ALLOW_HOSTS
 }
 
 
@@ -47,8 +50,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.json.ensure_ascii = False  # type: ignore[attr-defined]  # Flask's default provider
     event_log = EventLog(app.config["DB_PATH"])
     app.extensions["qwirkle_games"] = Games(event_log, app.config["COLOURS"])
-    app.extensions["qwirkle_keys"] = TableKeys(event_log.setting("token", new_token),
-                                               event_log.setting("pin", new_pin))
+    app.extensions["qwirkle_keys"] = table_keys(event_log)
+    if app.config.get("TRUSTED_HOSTS") is None:
+        app.config["TRUSTED_HOSTS"] = trusted_hosts(app.config)
     init_i18n(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(events.bp)
@@ -57,6 +61,29 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(reasons.bp)
     register_errors(app)
     return app
+
+
+def trusted_hosts(config: dict[str, Any]) -> list[str]:
+    """The Host names this server answers to. Any other is refused (400) before a view runs:
+    a page of another site whose name a DNS trick points here must not read the table."""
+    names = [*LOOPBACK_HOSTS, *config["HOST_ADDRESSES"], *config["ALLOW_HOSTS"]]
+    return list(dict.fromkeys(name.lower() for name in names))
+
+
+def table_keys(event_log: EventLog) -> TableKeys:
+    """The table's keys, their hashes kept in the log's settings. A database from before
+    hashing holds the raw token: it is hashed now, and still works for this run's link."""
+    old = event_log.setting("token")
+    stored = json.loads(event_log.setting("token_sha256") or "[]")
+    if old is not None:
+        stored.append(digest(old))
+
+    def save(hashes: list[str]) -> None:
+        event_log.set_setting("token_sha256", json.dumps(hashes))
+        event_log.set_setting("token", None)
+        event_log.set_setting("pin", None)
+
+    return TableKeys(stored, save, token=old)
 
 
 def attach_live(app: Flask, open_source: Callable[[], Iterable[Any]],
@@ -84,6 +111,13 @@ def register_errors(app: Flask) -> None:
             return jsonify({"error": message, "status": status, **extra}), status
         return render_template("error.html", status=status, message=message), status
 
+    @app.errorhandler(SecurityError)
+    def untrusted_host(error: SecurityError):
+        # No page: building its links needs the Host that was just refused.
+        message = _("This server is not reached by that name (Host header). Open the address "
+                    "`qwirkle serve` printed, or start it with --allow-host NAME.")
+        return Response(message, 400, mimetype="text/plain")
+
     @app.errorhandler(PayloadError)
     def bad_payload(error: PayloadError):
         return reply(400, str(error))
@@ -103,7 +137,11 @@ def register_errors(app: Flask) -> None:
                     405: _("This address does not take that method.")}
         described = error.description if error.description != type(error).description else None
         code = error.code or InternalServerError.code
-        return reply(code, described or messages.get(code, error.name))
+        response, status = reply(code, described or messages.get(code, error.name))
+        response = app.make_response(response)
+        # Retry-After of a 503 or 429, so a client knows when to come back.
+        response.headers.extend((k, v) for k, v in error.get_headers() if k == "Retry-After")
+        return response, status
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception):

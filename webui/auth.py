@@ -16,48 +16,110 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import wraps
 from typing import Any
 from urllib.parse import urlsplit
 
 from flask import abort, current_app, request
 from flask_babel import gettext as _
+from werkzeug.exceptions import SecurityError
+
+from .validate import is_clean
 
 COOKIE = "qwirkle_table"
 CSRF_HEADER = "X-CSRF-Token"
 PIN_TRIES = 5
 PIN_LOCKOUT_S = 30.0
+MAX_LOCKOUT_S = 15 * 60.0
+MAX_TRACKED = 4096
+"""Addresses the PIN brake remembers; past this the oldest quiet ones are forgotten."""
+KEPT_TOKENS = 20
+"""Older join tokens still honoured (one per restart until a rotation): a tablet's cookie
+outlives a restart of the server."""
+LOOPBACK = ("127.0.0.1", "::1")
+LOOPBACK_HOSTS = ("localhost", *LOOPBACK)
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class Strikes:
+    """One address's wrong PINs: each lockout in a row lasts twice as long as the last."""
+
+    wrong: int = 0
+    lockouts: int = 0
+    locked_until: float = 0.0
 
 
 class TableKeys:
-    """The table's token and PIN, and a brake on PIN guessing (a million PINs is few)."""
+    """The table's token and PIN, and a brake on PIN guessing per client address.
 
-    def __init__(self, token: str, pin: str) -> None:
-        self.token = token
-        self.pin = pin
+    Only hashes of tokens are stored (``save`` writes them): a copy of the database does not
+    let anyone join. So the raw token, needed for the QR code, lives in memory, and a restart
+    makes a new one; the tokens of earlier runs stay valid so joined tablets stay joined,
+    until :meth:`rotate` revokes them all.
+    """
+
+    def __init__(self, hashes: list[str], save: Callable[[list[str]], None],
+                 token: str | None = None) -> None:
+        self.token = token or new_token()
+        self.pin = new_pin()
+        self._save = save
         self._lock = threading.Lock()
-        self._wrong = 0
-        self._locked_until = 0.0
+        self._hashes = [digest(self.token), *(h for h in hashes if h != digest(self.token))]
+        self._hashes = self._hashes[:KEPT_TOKENS]
+        save(self._hashes)
+        self._strikes: dict[str, Strikes] = {}
 
-    def csrf(self) -> str:
-        return hmac.new(self.token.encode(), b"csrf", hashlib.sha256).hexdigest()[:32]
+    def csrf(self, token: str | None = None) -> str:
+        """The CSRF token that goes with a table token (the current one by default)."""
+        key = (token or self.token).encode()
+        return hmac.new(key, b"csrf", hashlib.sha256).hexdigest()[:32]
 
-    def token_ok(self, token: str | None) -> bool:
-        return token is not None and hmac.compare_digest(token.encode(), self.token.encode())
-
-    def try_pin(self, pin: str) -> bool | None:
-        """True/False for a right/wrong PIN; None while locked out after too many wrong ones."""
-        with self._lock:
-            if time.monotonic() < self._locked_until:
-                return None
-            if hmac.compare_digest(pin.encode(), self.pin.encode()):
-                self._wrong = 0
-                return True
-            self._wrong += 1
-            if self._wrong >= PIN_TRIES:
-                self._wrong = 0
-                self._locked_until = time.monotonic() + PIN_LOCKOUT_S
+    def token_ok(self, token: object) -> bool:
+        if not isinstance(token, str) or not token or not is_clean(token):
             return False
+        wanted = digest(token)
+        return any(hmac.compare_digest(wanted, known) for known in self._hashes)
+
+    def rotate(self) -> None:
+        """A new token and PIN; every earlier token (every joined device) is revoked."""
+        with self._lock:
+            self.token, self.pin = new_token(), new_pin()
+            self._hashes = [digest(self.token)]
+            self._save(self._hashes)
+            self._strikes.clear()
+
+    def try_pin(self, address: str, pin: object) -> bool | None:
+        """True/False for a right/wrong PIN; None while this address is locked out after too
+        many wrong ones. Other addresses are not affected."""
+        now = time.monotonic()
+        with self._lock:
+            strikes = self._strikes.get(address) or self._remember(address, now)
+            if now < strikes.locked_until:
+                return None
+            if isinstance(pin, str) and is_clean(pin, 20) and hmac.compare_digest(
+                    pin.strip().encode(), self.pin.encode()):
+                del self._strikes[address]
+                return True
+            strikes.wrong += 1
+            if strikes.wrong >= PIN_TRIES:
+                strikes.wrong = 0
+                strikes.locked_until = now + min(PIN_LOCKOUT_S * 2 ** strikes.lockouts,
+                                                 MAX_LOCKOUT_S)
+                strikes.lockouts += 1
+            return False
+
+    def _remember(self, address: str, now: float) -> Strikes:
+        if len(self._strikes) >= MAX_TRACKED:
+            quiet = [a for a, s in self._strikes.items() if s.locked_until < now]
+            for old in quiet[: MAX_TRACKED // 2] or list(self._strikes)[:1]:
+                del self._strikes[old]
+        strikes = self._strikes[address] = Strikes()
+        return strikes
 
 
 def new_token() -> str:
@@ -72,23 +134,59 @@ def keys() -> TableKeys:
     return current_app.extensions["qwirkle_keys"]
 
 
+def request_token() -> str | None:
+    """The valid table token this request carries (bearer header or cookie), if any."""
+    header = request.headers.get("Authorization", "")
+    token = header[len("Bearer "):].strip() if header.startswith("Bearer ") else \
+        request.cookies.get(COOKIE)
+    return token if keys().token_ok(token) else None
+
+
 def is_authorized() -> bool:
     """Whether this request carries the table token (cookie or bearer header)."""
-    header = request.headers.get("Authorization", "")
-    if header.startswith("Bearer "):
-        return keys().token_ok(header[len("Bearer "):].strip())
-    return keys().token_ok(request.cookies.get(COOKIE))
+    return request_token() is not None
+
+
+def csrf_token() -> str:
+    """The CSRF token for this request's page: that of the token its cookie holds (a tablet
+    joined before a restart keeps its own), else the current one (set by the page)."""
+    return keys().csrf(request_token())
+
+
+def host_name() -> str:
+    """The Host header's name, lower case, without the port ("" for an untrusted one: the
+    error page about it asks this too)."""
+    try:
+        return (urlsplit(f"//{request.host}").hostname or "").lower()
+    except (ValueError, SecurityError):
+        return ""
 
 
 def is_local() -> bool:
-    """The laptop that runs the server (by loopback or by its own LAN address): it is at the
-    table, so its screen may show the PIN and QR code."""
-    return request.remote_addr in ("127.0.0.1", "::1", *current_app.config["HOST_ADDRESSES"])
+    """The laptop that runs the server: it is at the table, so its screen may show the PIN and
+    QR code. Only a loopback connection asking for a loopback name is: a page of another site
+    that a DNS trick points at this server has another Host."""
+    return request.remote_addr in LOOPBACK and host_name() in LOOPBACK_HOSTS
+
+
+def base_url() -> str:
+    """The address tablets reach this server at: the LAN address `qwirkle serve` found."""
+    return (current_app.config.get("PUBLIC_URL") or request.host_url).rstrip("/")
+
+
+def join_url() -> str:
+    return f"{base_url()}/join?t={keys().token}"
 
 
 def check_origin() -> None:
     origin = request.headers.get("Origin")
-    if origin is not None and urlsplit(origin).netloc != request.host:
+    if origin is None:
+        return
+    try:
+        netloc = urlsplit(origin).netloc
+    except ValueError:
+        netloc = None
+    if netloc != request.host:
         abort(403, _("Requests from another site are refused."))
 
 
@@ -104,15 +202,17 @@ def needs_token(view: Callable) -> Callable:
     @wraps(view)
     def guarded(*args: Any, **kwargs: Any) -> Any:
         check_origin()
+        token = request_token()
         if request.headers.get("Authorization", "").startswith("Bearer "):
-            if not is_authorized():
+            if token is None:
                 abort(403, _("Wrong table token."))
             return view(*args, **kwargs)
-        if not keys().token_ok(request.cookies.get(COOKIE)):
+        if token is None:
             abort(403, _("This device has not joined the table: scan the QR code or enter "
                          "the PIN."))
         sent = request.headers.get(CSRF_HEADER, "")
-        if not hmac.compare_digest(sent.encode(), keys().csrf().encode()):
+        if not is_clean(sent) or not hmac.compare_digest(sent.encode(),
+                                                         keys().csrf(token).encode()):
             abort(403, _("Missing or wrong CSRF token: reload the page."))
         return view(*args, **kwargs)
 

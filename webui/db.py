@@ -9,13 +9,15 @@ durable before :meth:`EventLog.append` returns.
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+log = logging.getLogger(__name__)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -87,16 +89,20 @@ class EventLog:
         return GameRow(game_id, datetime.fromisoformat(created), players, colours)
 
     def games(self) -> list[GameRow]:
-        """Every game, newest first."""
+        """Every game, newest first; a row that does not read back is left out (and logged),
+        so one bad row never hides the rest of the archive."""
         with self._lock:
             rows = self._db.execute(
                 "SELECT id, created, players, colours FROM games ORDER BY id DESC"
             ).fetchall()
-        return [
-            GameRow(gid, datetime.fromisoformat(created), tuple(json.loads(p)),
-                    tuple(json.loads(c)))
-            for gid, created, p, c in rows
-        ]
+        games = []
+        for gid, created, players, colours in rows:
+            try:
+                games.append(GameRow(gid, datetime.fromisoformat(created),
+                                     _texts(players), _texts(colours)))
+            except (ValueError, TypeError) as error:
+                log.warning("game %s left out: its row does not read back (%s)", gid, error)
+        return games
 
     def append(self, game_id: int, kind: str, payload: dict[str, Any]) -> int:
         """Append one event; it is on disk when this returns. Returns its sequence number."""
@@ -122,17 +128,38 @@ class EventLog:
                 "SELECT seq, at, kind, payload FROM events WHERE game_id = ? ORDER BY seq",
                 (game_id,),
             ).fetchall()
-        return [Event(seq, datetime.fromisoformat(at), kind, json.loads(p))
-                for seq, at, kind, p in rows]
+        events = []
+        for seq, at, kind, payload in rows:
+            try:
+                data = json.loads(payload)
+                if not isinstance(data, dict):
+                    raise TypeError("the payload is not an object")
+                events.append(Event(seq, datetime.fromisoformat(at), kind, data))
+            except (ValueError, TypeError) as error:
+                log.warning("game %s: event %s skipped: it does not read back (%s)",
+                            game_id, seq, error)
+        return events
 
-    def setting(self, key: str, make: Callable[[], str]) -> str:
-        """A value created once by ``make`` and kept: the table token survives restarts, so
-        tablets stay signed in."""
+    def setting(self, key: str) -> str | None:
         with self._lock:
-            self._db.execute(
-                "INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)", (key, make())
-            )
-            (value,) = self._db.execute(
-                "SELECT value FROM settings WHERE key = ?", (key,)
-            ).fetchone()
-        return value
+            row = self._db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        return None if row is None else row[0]
+
+    def set_setting(self, key: str, value: str | None) -> None:
+        """Store (or, with None, forget) a setting; on disk when this returns."""
+        with self._lock:
+            if value is None:
+                self._db.execute("DELETE FROM settings WHERE key = ?", (key,))
+            else:
+                self._db.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)",
+                                 (key, value))
+
+
+def _texts(stored: str) -> tuple[str, ...]:
+    """A stored JSON list of names; ValueError unless every one is text that encodes."""
+    values = json.loads(stored)
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+        raise ValueError("not a list of names")
+    for value in values:
+        value.encode("utf-8")  # a lone surrogate (stored by an older version) fails here
+    return tuple(values)

@@ -5,23 +5,75 @@ that slept sends ``Last-Event-ID`` (or ``?last_event_id=`` when the page reopens
 itself); anything but the current version gets the current state at once, so it never shows
 a stale sheet. A comment line every few seconds keeps proxies and sleeping Wi-Fi from dropping
 an idle stream.
+
+Every stream takes a slot of the app's :class:`~webui.streams.StreamGate` (a 503 when none is
+left) and frees it when waitress closes the response. An event is rendered once per version
+and shared by every open stream, so a change costs the same with a hundred streams as with one.
 """
 
 from __future__ import annotations
 
 import json
+import threading
 import time
+from collections.abc import Callable, Iterator
 from functools import cache
 
 import cv2
 import numpy as np
-from flask import Blueprint, Response, current_app, request, stream_with_context
+from flask import Blueprint, Flask, Response, current_app, request
+from flask_babel import gettext as _
+from werkzeug.exceptions import ServiceUnavailable
 
 from .api import games, state
+from .streams import StreamGate
 
 bp = Blueprint("events", __name__)
 
 BOUNDARY = "frame"
+
+
+class EventCache:
+    """The latest rendered event of each game, keyed by its version."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self._lock = threading.Lock()
+        self._latest: dict[int, tuple[str, str]] = {}
+
+    def event(self, game_id: int) -> tuple[str, str]:
+        """(version, event text) of the game as it is now."""
+        # Its own app context, not the request's: a stream outlives the request's context,
+        # and streams served in turn by one thread must not pop each other's.
+        with self._lock, self.app.app_context():
+            version = games().version(game_id)
+            cached = self._latest.get(game_id)
+            if cached is None or cached[0] != version:
+                data = state(games().get(game_id))
+                text = f"id: {data['version']}\nevent: state\ndata: {json.dumps(data)}\n\n"
+                cached = self._latest[game_id] = (data["version"], text)
+            return cached
+
+
+def gate() -> StreamGate:
+    return current_app.extensions.setdefault("qwirkle_stream_gate", StreamGate())
+
+
+def event_cache() -> EventCache:
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    return app.extensions.setdefault("qwirkle_event_cache", EventCache(app))
+
+
+def stream(chunks: Iterator[str | bytes], mimetype: str) -> Response:
+    """A streamed response that holds one of the gate's slots until waitress closes it."""
+    leave: Callable[[], None] | None = gate().enter(request.remote_addr or "")
+    if leave is None:
+        raise ServiceUnavailable(_("Too many live views are open; this page will retry in a "
+                                   "moment."), retry_after=5)
+    response = Response(chunks, mimetype=mimetype,
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    response.call_on_close(leave)
+    return response
 
 
 @bp.get("/api/games/<int:game_id>/events")
@@ -30,22 +82,22 @@ def game_events(game_id: int):
     seen = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
     keepalive = current_app.config["SSE_KEEPALIVE_S"]
     limit = current_app.config["SSE_MAX_S"]
+    events = event_cache()
+    table = games()
 
     def generate():
         nonlocal seen
         started = time.monotonic()
         yield "retry: 2000\n\n"
         while time.monotonic() - started < limit:
-            version = games().wait(game_id, seen, keepalive)
+            version = table.wait(game_id, seen, keepalive)
             if version == seen:
                 yield ": keep-alive\n\n"
                 continue
-            data = state(games().get(game_id))
-            seen = data["version"]
-            yield f"id: {seen}\nevent: state\ndata: {json.dumps(data)}\n\n"
+            seen, text = events.event(game_id)
+            yield text
 
-    return Response(stream_with_context(generate()), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return stream(generate(), "text/event-stream")
 
 
 @cache
@@ -66,11 +118,10 @@ def camera_mjpeg():
             # Until the camera delivers, a blank picture: the page's load does not wait on it.
             jpeg = (live.jpeg() if live is not None else None) or blank_jpeg()
             # Resend an unchanged frame now and then: a write is how a closed tab is noticed.
-            if jpeg is not None and (jpeg is not sent or time.monotonic() - last_sent > 2.0):
+            if jpeg is not sent or time.monotonic() - last_sent > 2.0:
                 sent, last_sent = jpeg, time.monotonic()
                 yield (f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\n"
                        f"Content-Length: {len(jpeg)}\r\n\r\n").encode() + jpeg + b"\r\n"
             time.sleep(period)
 
-    return Response(generate(), mimetype=f"multipart/x-mixed-replace; boundary={BOUNDARY}",
-                    headers={"Cache-Control": "no-cache"})
+    return stream(generate(), f"multipart/x-mixed-replace; boundary={BOUNDARY}")

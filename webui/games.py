@@ -31,6 +31,7 @@ from engine.refusals import Refusal
 from engine.rules import IllegalMove
 from engine.table import Place, TableGame
 from engine.tiles import COLOURS, Tile
+from vision.source import redact_url
 
 from .codec import PayloadError, parse_tiles, parse_turn, placed_json, turn_json
 from .db import EventLog, GameRow
@@ -249,6 +250,7 @@ class Games:
         game.seq = self.log.append(game.row.id, kind, payload)
 
     def set_camera(self, state: str, message: str = "") -> None:
+        message = redact_url(message)  # every page and /api/camera show it: no passwords
         with self._lock:
             if self.camera != {"state": state, "message": message}:
                 self.camera = {"state": state, "message": message}

@@ -15,7 +15,6 @@ import segno
 from flask import (
     Blueprint,
     abort,
-    current_app,
     make_response,
     redirect,
     render_template,
@@ -29,9 +28,10 @@ from engine.tiles import COLOURS, SHAPES, Tile
 
 from . import i18n
 from .api import games, state
-from .auth import is_authorized, is_local, keys, set_token_cookie
+from .auth import base_url, csrf_token, is_authorized, is_local, join_url, keys, set_token_cookie
 from .codec import placed_json
 from .games import Game
+from .validate import is_clean
 
 bp = Blueprint("pages", __name__)
 
@@ -45,11 +45,6 @@ SEAT_COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9"
 def qr_svg(url: str) -> str:
     """The join link as an inline SVG QR code (the same link every time: made once)."""
     return segno.make(url, error="m").svg_inline(scale=4, border=2)
-
-
-def base_url() -> str:
-    """The address tablets reach this server at: the LAN address `qwirkle serve` found."""
-    return (current_app.config.get("PUBLIC_URL") or request.host_url).rstrip("/")
 
 
 def js_strings() -> dict[str, str]:
@@ -110,7 +105,7 @@ def common() -> dict[str, Any]:
         "game": None,
         "view": "",
         "authorized": authorized,
-        "csrf": keys().csrf() if authorized else "",
+        "csrf": csrf_token() if authorized else "",
         "js_strings": js_strings(),
         "colours": COLOURS,
         "shapes": SHAPES,
@@ -129,8 +124,7 @@ def context(game: Game | None) -> dict[str, Any]:
         ctx.update(state=state(game), sheet=sheet, chart=chart(sheet),
                    unseen_grid=unseen_grid(game))
     if ctx["show_keys"]:
-        url = f"{base_url()}/join?t={keys().token}"
-        ctx.update(pin=keys().pin, base_url=base_url(), qr_svg=qr_svg(url))
+        ctx.update(pin=keys().pin, base_url=base_url(), qr_svg=qr_svg(join_url()))
     return ctx
 
 
@@ -218,7 +212,9 @@ def choose_language():
     if code not in i18n.languages():
         abort(404)
     target = request.args.get("next", "/")
-    if not target.startswith("/") or target.startswith("//"):
+    # Only a path on this site, and one that fits in a header line.
+    if (not target.startswith("/") or target.startswith(("//", "/\\"))
+            or not is_clean(target, 2000)):
         target = "/"
     response = redirect(target)
     response.set_cookie(i18n.COOKIE, code, max_age=60 * 60 * 24 * 365, samesite="Lax")

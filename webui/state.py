@@ -106,21 +106,32 @@ def game_json(game: Game) -> dict[str, Any]:
     }
 
 
-def sheet_csv(game: Game) -> str:
+def sheet_csv(game: Game) -> bytes:
     """The score sheet as a spreadsheet would hold it: a row per round, a column per player.
 
     A placement is its points, an exchange ``x3``, a pass ``-``; then the bonus and totals.
+    UTF-8 with a byte-order mark, without which Excel reads Arabic names and emoji as
+    mojibake.
     """
     sheet = score_sheet(game.table)
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["round", *sheet.players])
+    writer.writerow(["round", *(inert(name) for name in sheet.players)])
     for row in sheet.rows:
         writer.writerow([row.round, *(_csv_cell(cell) for cell in row.cells)])
     writer.writerow(["bonus", *sheet.bonus])
     writer.writerow(["total", *sheet.totals])
     writer.writerow(["qwirkles", *sheet.qwirkles])
-    return out.getvalue()
+    return out.getvalue().encode("utf-8-sig")
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def inert(text: str) -> str:
+    """Text a spreadsheet shows as written: one starting like a formula (``=HYPERLINK(...)``)
+    gets a leading apostrophe, which the spreadsheet hides."""
+    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
 
 
 def _csv_cell(cell: Any) -> str:

@@ -40,16 +40,28 @@ def register(subparsers) -> None:
 
 def replay(source_spec: str, colours, still_seconds: float) -> tuple[list[DetectedMove],
                                                                      MoveTracker, str]:
-    """All moves of a source, the tracker (for the final board) and an error message or ""."""
+    """All moves of a source, the tracker (for the final board) and an error message or ""
+    (also when nothing was found: "0 moves" alone would read as a game without moves)."""
     tracker = MoveTracker(colours=colours, still_seconds=still_seconds)
     moves: list[DetectedMove] = []
+    frames = 0
     try:
         with open_source(source_spec) as source:
+            for skipped in getattr(source, "skipped", ()):
+                print(f"qwirkle replay: {skipped} is not a photo file (a pipe or device): "
+                      "skipped", file=sys.stderr)
             for frame in source:
+                frames += 1
                 moves.extend(tracker.feed(frame))
     except SourceError as err:
         return tracker.settled(moves), tracker, str(err)
-    return tracker.settled(moves), tracker, ""
+    moves = tracker.settled(moves)
+    if not moves:
+        what = "one picture" if frames == 1 else f"{frames} pictures"
+        hint = (": a game is read from a photo after each move" if frames <= 1
+                else " (no tiles seen, or the table never held still)")
+        return moves, tracker, f"no move found in {what} of {source_spec}{hint}"
+    return moves, tracker, ""
 
 
 def print_moves(moves: list[DetectedMove]) -> None:
@@ -76,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         print_moves(moves)
     if error:
-        print(f"qwirkle replay: {error} ({len(moves)} moves found before that)", file=sys.stderr)
+        found = f" ({len(moves)} moves found before that)" if moves else ""
+        print(f"qwirkle replay: {error}{found}", file=sys.stderr)
         return 2
     return 0

@@ -52,27 +52,39 @@ def run(args: argparse.Namespace) -> int:
 
     status = 0
     if args.debug_dir:
-        args.debug_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            args.debug_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            print(f"qwirkle scan: cannot make --debug-dir {args.debug_dir}: {error.strerror}",
+                  file=sys.stderr)
+            return 2
     for path in args.images:
         try:
             image = load_image(path)
-        except ImageError as error:
-            print(f"qwirkle scan: {error}", file=sys.stderr)
-            status = 2
-            continue
-        try:
             result = scan_image(image, colours=args.colours)
         except ModelMissingError as error:  # no image can be read without it: stop here
             print(f"qwirkle scan: {error}", file=sys.stderr)
             return 1
+        except (ValueError, cv2.error, MemoryError) as error:
+            # One photo's trouble is reported, and the others are still scanned.
+            said = error if isinstance(error, ImageError) else _failed(path, error)
+            print(f"qwirkle scan: {said}", file=sys.stderr)
+            status = 2
+            continue
         if args.json:
             print(json.dumps(_as_json(path, result)), flush=True)
         else:
             print(_as_grid(path, result), flush=True)
         if args.debug_dir:
             target = args.debug_dir / (Path(path).stem + ".overlay.jpg")
-            cv2.imwrite(str(target), overlay(image, result))
+            if not cv2.imwrite(str(target), overlay(image, result)):
+                print(f"qwirkle scan: cannot write {target}", file=sys.stderr)
+                status = 2
     return status
+
+
+def _failed(path: str, error: BaseException) -> str:
+    return f"{path}: could not be scanned ({type(error).__name__}: {error})"
 
 
 def _as_json(path: str, result) -> dict:

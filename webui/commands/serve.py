@@ -8,6 +8,7 @@ camera, so a newcomer sees the whole product with one command.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import socket
 import sys
@@ -19,11 +20,12 @@ import segno
 import waitress
 
 from engine.tiles import COLOURS
-from vision.source import FrameSource, SourceError, open_source
+from vision.source import FrameSource, SourceError, open_source, redact_url
 from vision.tracker import MoveTracker
 from webui.app import attach_live, create_app
 from webui.commands import colour_list
 from webui.games import Games
+from webui.streams import REQUEST_THREADS, STREAMS_TOTAL
 
 EXAMPLE = """examples:
   qwirkle serve                                  # webcam 0, or the demo when there is none
@@ -31,9 +33,18 @@ EXAMPLE = """examples:
   qwirkle serve --camera http://192.168.1.23:8080/video --colours red,orange,yellow,green,blue,white
   qwirkle serve --camera 1 --db ~/qwirkle-family.sqlite3"""
 
-THREADS = 32
-"""Each open page holds one thread for its event stream and the table view one for the camera
-preview; 32 serves half a dozen tablets, a TV and their requests with room to spare."""
+CONNECTIONS = 4 * (STREAMS_TOTAL + REQUEST_THREADS)
+"""Open sockets waitress accepts (its default, 100, stops accepting anything, a tablet's
+write included, once a hundred idle streams are open)."""
+
+OUTBUF_BYTES = 256 * 1024
+"""Bytes waitress buffers for one connection before the thread writing to it waits. Its
+default, 16 MB per connection, is what let memory grow by hundreds of MB with a few dozen
+streams: a stream that never ends fills its buffer up to that mark (issue 11)."""
+
+STALLED_S = 20.0
+"""A connection whose client has read nothing for this long while output waits is closed,
+freeing its thread (waitress itself only times out connections with no request running)."""
 
 
 DEMO_PLAYERS = ("Ann", "Ben")
@@ -61,7 +72,10 @@ def register(subparsers) -> None:
     parser.add_argument("--colours", type=colour_list, default=COLOURS,
                         help="the set's six colours, comma-separated (default: "
                              f"{','.join(COLOURS)})")
-    parser.add_argument("--threads", type=int, default=THREADS, help=argparse.SUPPRESS)
+    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                        help="also answer to this host name (say, a name your router gives "
+                             "the laptop); repeat for more. Loopback and the LAN address are "
+                             "always allowed; any other Host header is refused (400)")
     parser.set_defaults(func=run)
 
 
@@ -120,13 +134,38 @@ def lan_address() -> str:
             return "127.0.0.1"
 
 
+def own_addresses(lan: str) -> tuple[str, ...]:
+    """The names this machine is reached by on the LAN: the address printed, its other
+    addresses, and its host name (also as ``NAME.local``, as mDNS announces it)."""
+    name = socket.gethostname()
+    found = [lan, name, f"{name}.local"]
+    with contextlib.suppress(OSError):
+        found += [info[4][0] for info in socket.getaddrinfo(name, None, socket.AF_INET)]
+    return tuple(dict.fromkeys(n.lower() for n in found if n))
+
+
+def close_stalled_connections(server) -> None:
+    """Add to waitress's periodic clean-up: close a connection whose client stopped reading
+    while output waits for it. Its thread, blocked until the buffer drains, is then free."""
+    clean_up = server.maintenance
+
+    def maintenance(now: float) -> None:
+        clean_up(now)
+        for channel in list(server.active_channels.values()):
+            if channel.total_outbufs_len and channel.last_activity < now - STALLED_S:
+                channel.handle_close()
+
+    server.maintenance = maintenance
+
+
 def run(args: argparse.Namespace) -> int:
     db = args.db or default_db()
     db.parent.mkdir(parents=True, exist_ok=True)
     host = lan_address() if args.host in ("0.0.0.0", "::") else args.host
     url = f"http://{host}:{args.port}"
     app = create_app({"DB_PATH": str(db), "COLOURS": args.colours, "PUBLIC_URL": url,
-                      "HOST_ADDRESSES": (host,)})
+                      "HOST_ADDRESSES": own_addresses(host),
+                      "ALLOW_HOSTS": tuple(name.strip().lower() for name in args.allow_host)})
     spec = camera_spec(args.camera)
     games = app.extensions["qwirkle_games"]
     opener = demo_opener(games, args.colours) if spec == "demo" else lambda: open_source(spec)
@@ -140,15 +179,19 @@ def run(args: argparse.Namespace) -> int:
     if spec == "demo":
         print("Camera: the built-in demo (a simulated game; give --camera for a real one)")
     else:
-        print(f"Camera: {spec}")
+        print(f"Camera: {redact_url(spec)}")
     print(f"Table view (laptop or TV): {url}/table")
     print(f"Tablets: scan this code, or open {url}/tablet and enter PIN {keys.pin}")
     segno.make(join, error="m").terminal(out=sys.stdout, compact=True)
     print(f"Join link: {join}")
     print(f"Games are kept in {db}", flush=True)
+    server = waitress.create_server(
+        app, host=args.host, port=args.port, threads=STREAMS_TOTAL + REQUEST_THREADS,
+        connection_limit=CONNECTIONS, channel_timeout=60, cleanup_interval=5,
+        outbuf_high_watermark=OUTBUF_BYTES, outbuf_overflow=OUTBUF_BYTES, ident="qwirkle")
+    close_stalled_connections(server)
     try:
-        waitress.serve(app, host=args.host, port=args.port, threads=args.threads,
-                       channel_timeout=60, ident="qwirkle")
+        server.run()
     finally:
         if loop is not None:
             loop.stop()

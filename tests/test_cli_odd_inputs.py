@@ -1,0 +1,130 @@
+"""`qwirkle scan` and `qwirkle replay` on odd files (issue 11): each gets a clear message and
+exit status 2, never a traceback or a hang, and the bad file costs no memory to refuse."""
+
+from __future__ import annotations
+
+import os
+import struct
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import detect
+from vision.imagefile import ImageError, load_image
+from vision.scan import locate_tiles
+from webui.cli import main
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def png_header(width: int, height: int) -> bytes:
+    """A PNG whose header claims ``width`` x ``height`` (its data is a few bytes)."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        crc = zlib.crc32(kind + data)
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+            + chunk(b"IDAT", zlib.compress(b"\0" * 100)) + chunk(b"IEND", b""))
+
+
+def jpeg_claiming(width: int, height: int) -> bytes:
+    data = bytearray(cv2.imencode(".jpg", np.zeros((32, 32, 3), np.uint8))[1].tobytes())
+    at = data.find(b"\xff\xc0")
+    data[at + 5:at + 9] = struct.pack(">HH", height, width)
+    return bytes(data)
+
+
+def write_image(path: Path, shape: tuple[int, int]) -> Path:
+    cv2.imwrite(str(path), np.full((*shape, 3), 128, np.uint8))
+    return path
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (8, 8), (1, 5000), (5000, 2), (15, 400)])
+def test_tiny_images_are_a_clear_error(tmp_path, shape, capsys):
+    path = write_image(tmp_path / "tiny.png", shape)
+    assert main(["scan", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "too small to show a tile" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("make", [lambda: png_header(40000, 40000),
+                                  lambda: jpeg_claiming(40000, 40000)])
+def test_a_giant_picture_is_refused_from_its_header(tmp_path, make):
+    path = tmp_path / "giant.img"
+    path.write_bytes(make())
+    with pytest.raises(ImageError, match="40000x40000 pixels is too big"):
+        load_image(path)
+
+
+def test_a_giant_file_is_refused_by_its_size_without_reading_it(tmp_path):
+    path = tmp_path / "huge.jpg"
+    with path.open("wb") as sparse:
+        sparse.truncate(30 * 2**30)  # 30 GB, no disk used
+    with pytest.raises(ImageError, match="too big for a photo"):
+        load_image(path)
+
+
+def test_a_truncated_jpeg_says_so(tmp_path, capsys):
+    image = np.random.default_rng(3).integers(0, 256, (300, 400, 3), np.uint8)
+    data = cv2.imencode(".jpg", image)[1].tobytes()
+    path = tmp_path / "cut.jpg"
+    path.write_bytes(data[: len(data) * 2 // 3])
+    assert main(["scan", str(path)]) == 2
+    assert "cut short" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes need POSIX")
+def test_a_named_pipe_is_skipped_not_read(tmp_path, capsys):
+    pipe = tmp_path / "photo.jpg"
+    os.mkfifo(pipe)
+    assert main(["scan", str(pipe), "/dev/null"]) == 2  # would hang if opened
+    err = capsys.readouterr().err
+    assert err.count("not a photo file (a pipe or device)") == 2
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes need POSIX")
+def test_replay_skips_a_pipe_among_the_photos_with_a_warning(tmp_path, capsys):
+    folder = tmp_path / "game"
+    folder.mkdir()
+    write_image(folder / "01.png", (120, 160))
+    os.mkfifo(folder / "02.jpg")
+    assert main(["replay", str(folder)]) == 2  # one plain photo: no move
+    err = capsys.readouterr().err
+    assert "02.jpg is not a photo file (a pipe or device): skipped" in err
+    assert "no move found in one picture" in err
+    assert main(["replay", str(folder / "02.jpg")]) == 2
+    assert "is a pipe or device" in capsys.readouterr().err
+
+
+def test_replay_of_a_truncated_photo_says_what_happened(tmp_path, capsys):
+    folder = tmp_path / "game"
+    folder.mkdir()
+    data = cv2.imencode(".jpg", np.full((200, 200, 3), 90, np.uint8))[1].tobytes()
+    (folder / "01.jpg").write_bytes(data[:-40])
+    assert main(["replay", str(folder)]) == 2
+    assert "cannot read photo" in capsys.readouterr().err
+
+
+def test_output_into_a_closed_pipe_ends_quietly(tmp_path):
+    path = write_image(tmp_path / "table.png", (480, 640))
+    paths = [str(path)] * 40
+    reader = subprocess.Popen(["head", "-c1"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    done = subprocess.run([sys.executable, "-m", "webui.cli", "scan", *paths], cwd=REPO,
+                          stdout=reader.stdin, stderr=subprocess.PIPE, timeout=120)
+    reader.stdin.close()
+    reader.wait(10)
+    assert done.stderr == b"" and done.returncode in (0, 1)
+
+
+def test_a_fine_checkerboard_finishes_with_bounded_candidates():
+    board = ((np.indices((1200, 1600)) // 8).sum(axis=0) % 2 * 255).astype(np.uint8)
+    image = cv2.merge([board] * 3)
+    symbols = detect.find_symbols(detect.prepare(image))
+    assert len(symbols) <= detect.MAX_SYMBOLS
+    located = locate_tiles(image)  # 7.5 GB and a MemoryError before the bound
+    assert len(located.cells) <= detect.MAX_SYMBOLS

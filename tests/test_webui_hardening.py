@@ -1,0 +1,232 @@
+"""What a careless or hostile neighbour on the Wi-Fi can send (issue 11): odd text, a stored
+bad row, a foreign Host, PIN guessing, leaked secrets, spreadsheet formulas. Each is refused
+with a clear answer, and nothing already recorded is lost or hidden."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+from webui_support import ROW, Table, make_app
+
+from webui.auth import COOKIE, PIN_LOCKOUT_S, PIN_TRIES, TableKeys
+
+
+@pytest.fixture
+def db(tmp_path):
+    return tmp_path / "games.sqlite3"
+
+
+@pytest.fixture
+def app(db):
+    return make_app(db)
+
+
+@pytest.fixture
+def table(app):
+    return Table(app)
+
+
+def send(client, path: str, payload: object, headers: dict | None = None):
+    """POST JSON as a program would write it: ASCII with \\u escapes, so a lone surrogate
+    reaches the server as JSON allows (the test client would refuse to encode it)."""
+    return client.post(path, data=json.dumps(payload), content_type="application/json",
+                       headers=headers or {})
+
+
+# --- text at the edge ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("players", [
+    ["\ud800", "Bob"],                 # a lone surrogate: valid JSON, not UTF-8
+    ["Ann\x00", "Bob"],                # control characters
+    ["Ann\nBob", "Cy"],
+    ["\x1b[31mAnn", "Bob"],
+    ["A" * 41, "Bob"],                 # longer than 40 once trimmed
+    ["Ann", 7],
+])
+def test_bad_names_are_400_with_a_reason_and_store_nothing(table, players):
+    response = send(table.client, "/api/games", {"players": players}, table.headers)
+    assert response.status_code == 400 and response.json["error"]
+    assert table.client.get("/api/games").json == []
+
+
+def test_names_are_trimmed_and_forty_characters_fit(table):
+    game = table.new_game(["  Ann  ", "B" * 40 + "   ", "مريم 🎲"])
+    names = [p["name"] for p in table.client.get(f"/api/games/{game}/state").json["players"]]
+    assert names == ["Ann", "B" * 40, "مريم 🎲"]
+
+
+def test_a_lone_surrogate_as_colour_is_400(table):
+    response = send(table.client, "/api/games", {"players": ["A", "B"], "colours": ["\udfff"] * 6},
+                    table.headers)
+    assert response.status_code == 400
+
+
+@pytest.mark.parametrize("payload", [{"pin": "\ud800"}, {"token": "\ud800\udc00x"},
+                                     {"pin": "12\x003456"}, {"token": "x" * 5000}])
+def test_odd_pins_and_tokens_are_refused_not_500(app, payload):
+    response = send(app.test_client(), "/api/join", payload)
+    assert response.status_code == 403 and response.json["error"]
+
+
+def test_odd_cookies_csrf_and_bearer_are_403(table):
+    game = table.new_game()
+    path = f"/api/games/{game}/turns"
+    # Header bytes reach the app decoded as Latin-1: any byte, never a surrogate.
+    for headers in ({"Authorization": "Bearer \xff\xfe"}, {"X-CSRF-Token": "\xc3\x00"},
+                    {"Authorization": "Bearer " + "y" * 10000}):
+        response = table.client.post(path, json={"kind": "pass"}, headers=headers)
+        assert response.status_code == 403
+    cookie = {"Cookie": f"{COOKIE}=\xff\x01", **table.headers}
+    assert table.app.test_client().post(path, json={"kind": "pass"},
+                                        headers=cookie).status_code == 403
+
+
+# --- one bad row never takes the archive down -------------------------------------------
+
+def test_a_bad_stored_row_leaves_the_rest_readable_even_after_a_restart(db, table):
+    good = table.new_game()
+    table.place(good, ROW)
+    with sqlite3.connect(db) as raw:  # what an older version stored from {"players": ["\ud800"]}
+        raw.execute("INSERT INTO games (created, players, colours) VALUES (?, ?, ?)",
+                    ("2026-01-01T00:00:00+00:00", json.dumps(["\ud800", "Bob"]),
+                     json.dumps(["red", "orange", "yellow", "green", "blue", "purple"])))
+        raw.execute("INSERT INTO games (created, players, colours) VALUES (?, ?, ?)",
+                    ("not a date", "[]", "[]"))
+        raw.execute("INSERT INTO events (game_id, seq, at, kind, payload) VALUES (?, ?, ?, ?, ?)",
+                    (good, 99, "2026-01-01T00:00:00+00:00", "play", "{not json"))
+    again = Table(make_app(db))
+    for path in ("/api/state", "/api/games", f"/api/games/{good}/state", "/games", "/setup",
+                 f"/games/{good}/table", f"/games/{good}/sheet",
+                 f"/api/games/{good}/export.csv", f"/api/games/{good}/export.json"):
+        assert again.client.get(path).status_code == 200, path
+    assert [g["id"] for g in again.client.get("/api/games").json] == [good]
+    assert again.client.get("/api/state").json["players"][0]["score"] == 3
+
+
+# --- the Host header (DNS rebinding) -------------------------------------------------------
+
+@pytest.mark.parametrize("host", ["evil.example:8000", "evil.example", "a" * 5000,
+                                  "localhost.evil.example", "127.0.0.1.nip.io:8000"])
+def test_a_foreign_host_gets_400_and_no_secret(app, host):
+    client = app.test_client()
+    for path in ("/setup", "/table", "/api/state", "/join?t=x"):
+        response = client.get(path, headers={"Host": host})
+        assert response.status_code == 400, path
+        assert "Set-Cookie" not in response.headers
+        assert app.extensions["qwirkle_keys"].pin not in response.get_data(as_text=True)
+    response = client.post("/api/games", json={"players": ["A", "B"]},
+                           headers={"Host": host, "Origin": f"http://{host}"})
+    assert response.status_code == 400
+
+
+def test_allowed_hosts_and_the_lan_address_are_served(db):
+    app = make_app(db, HOST_ADDRESSES=("192.168.1.20",), ALLOW_HOSTS=("qwirkle.lan",))
+    client = app.test_client()
+    for host in ("localhost:8000", "127.0.0.1:8000", "192.168.1.20:8000", "qwirkle.lan"):
+        assert client.get("/setup", headers={"Host": host}).status_code == 200, host
+
+
+def test_language_link_with_cr_lf_or_a_long_target_stays_on_this_site(table):
+    for target in ("/games\r\nSet-Cookie: x=1", "/\tx",
+                   "/\\evil.example", "/" + "a" * 5000):
+        response = table.client.get("/lang", query_string={"code": "en", "next": target})
+        assert response.status_code == 302 and response.headers["Location"] == "/"
+
+
+# --- PIN guessing, rotation, hashed token ------------------------------------------------
+
+def join_from(app, address: str, pin: str):
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = address
+    return client.post("/api/join", json={"pin": pin})
+
+
+def test_a_guessing_neighbour_locks_out_only_their_own_address(app):
+    pin = app.extensions["qwirkle_keys"].pin
+    wrong = f"{(int(pin) + 1) % 10**6:06d}"
+    codes = [join_from(app, "192.168.1.66", wrong).status_code for _ in range(PIN_TRIES)]
+    assert codes == [403] * PIN_TRIES
+    assert join_from(app, "192.168.1.66", pin).status_code == 429
+    assert join_from(app, "192.168.1.30", pin).status_code == 200
+
+
+def test_each_lockout_in_a_row_lasts_longer(monkeypatch):
+    clock = [1000.0]
+    monkeypatch.setattr("webui.auth.time.monotonic", lambda: clock[0])
+    keys = TableKeys([], lambda hashes: None)
+    wrong = f"{(int(keys.pin) + 1) % 10**6:06d}"
+
+    def lock_out() -> None:
+        for _ in range(PIN_TRIES):
+            assert keys.try_pin("10.0.0.9", wrong) is False
+
+    lock_out()
+    clock[0] += PIN_LOCKOUT_S + 1
+    lock_out()
+    clock[0] += PIN_LOCKOUT_S + 1
+    assert keys.try_pin("10.0.0.9", keys.pin) is None  # the second lockout is twice as long
+    clock[0] += PIN_LOCKOUT_S
+    assert keys.try_pin("10.0.0.9", keys.pin) is True
+
+
+def test_rotation_gives_a_new_pin_and_link_and_revokes_every_other_device(app, table):
+    other = Table(app)
+    game = table.new_game()
+    old_pin, old_token = app.extensions["qwirkle_keys"].pin, app.extensions["qwirkle_keys"].token
+    assert app.test_client().post("/api/auth/rotate").status_code == 403  # needs the token
+    response = table.post("/api/auth/rotate")
+    assert response.status_code == 200
+    fresh = response.json
+    assert fresh["pin"] != old_pin and old_token not in fresh["join_url"]
+    assert "/join?t=" in fresh["join_url"]
+    # The other tablet is out; the one that rotated goes on with the new CSRF token.
+    assert other.post(f"/api/games/{game}/pending", {"tiles": ROW}).status_code == 403
+    table.headers = {"X-CSRF-Token": fresh["csrf"]}
+    assert table.post(f"/api/games/{game}/pending", {"tiles": ROW}).status_code == 200
+    assert app.test_client().post("/api/join", json={"pin": old_pin}).status_code == 403
+    assert app.test_client().get(f"/join?t={old_token}").status_code == 403
+    assert app.test_client().post("/api/join", json={"pin": fresh["pin"]}).status_code == 200
+
+
+def test_the_database_holds_no_raw_token_or_pin(db, table):
+    keys = table.app.extensions["qwirkle_keys"]
+    raw = db.read_bytes() + b"".join(p.read_bytes() for p in db.parent.glob("*-wal"))
+    assert keys.token.encode() not in raw and keys.pin.encode() not in raw
+    # A restart shows a new link; the tablet that joined before stays joined.
+    again = make_app(db)
+    assert again.extensions["qwirkle_keys"].token != keys.token
+    assert again.test_client().get(f"/join?t={keys.token}").status_code == 200
+
+
+def test_an_old_database_with_a_raw_token_is_hashed_and_keeps_its_tablets(db):
+    with sqlite3.connect(db) as raw:
+        raw.execute("CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        raw.execute("INSERT INTO settings VALUES ('token', 'old-raw-token'), ('pin', '123456')")
+    app = make_app(db)
+    assert app.test_client().get("/join?t=old-raw-token").status_code == 200
+    with sqlite3.connect(db) as raw:
+        assert "old-raw-token" not in str(raw.execute("SELECT * FROM settings").fetchall())
+
+
+# --- secrets and spreadsheets ---------------------------------------------------------------
+
+def test_camera_credentials_are_never_shown(app, table):
+    games = app.extensions["qwirkle_games"]
+    games.set_camera("lost", "cannot open camera http://admin:hunter2@192.168.1.9:8080/video")
+    remote = app.test_client()
+    remote.environ_base["REMOTE_ADDR"] = "192.168.1.50"
+    for path in ("/api/camera", "/setup", "/part/camera"):
+        text = remote.get(path).get_data(as_text=True)
+        assert "192.168.1.9:8080" in text and "hunter2" not in text and "admin" not in text
+
+
+def test_csv_export_neutralises_formulas_and_has_a_bom(table):
+    game = table.new_game(['=HYPERLINK("http://x","y")', "+1", "-2", "@cmd", "مريم 🎲"])
+    table.place(game, ROW)
+    data = table.client.get(f"/api/games/{game}/export.csv").data
+    assert data.startswith(b"\xef\xbb\xbf")
+    header = data.decode("utf-8-sig").splitlines()[0]
+    assert header == ("round,\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",'+1,'-2,'@cmd,"
+                      "مريم 🎲")

@@ -1,0 +1,53 @@
+"""Text from outside checked at the edge, before it reaches a game or the log.
+
+A request can carry anything: a lone surrogate (valid JSON, not valid UTF-8), a control
+character that breaks a CSV or a terminal, a name longer than a score-sheet column. Each is
+refused here with a 400 and a reason, so nothing stored can later fail to read back.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from flask_babel import lazy_gettext as _l
+
+from .codec import PayloadError
+
+MAX_NAME = 40
+"""Longest player name, in characters after trimming."""
+
+
+def clean_text(value: object, what: str, max_length: int = 200) -> str:
+    """``value`` as a string that encodes as UTF-8 and holds no control character; else a
+    :class:`PayloadError` naming ``what``."""
+    if not isinstance(value, str):
+        raise PayloadError(_l("%(what)s must be text", what=what))
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise PayloadError(_l("%(what)s is not valid UTF-8 text", what=what)) from None
+    # Cc: C0/C1 controls (newline, tab, escape ...); Cs would be a surrogate, caught above.
+    if any(unicodedata.category(c) == "Cc" for c in value):
+        raise PayloadError(_l("%(what)s must not contain control characters", what=what))
+    if len(value) > max_length:
+        raise PayloadError(_l("%(what)s is longer than %(n)s characters", what=what,
+                              n=max_length))
+    return value
+
+
+def player_name(value: object) -> str:
+    """A player's name: 1 to :data:`MAX_NAME` characters once trimmed."""
+    name = clean_text(value, _l("a player's name"), max_length=10 * MAX_NAME).strip()
+    if not 1 <= len(name) <= MAX_NAME:
+        raise PayloadError(_l("A player's name has 1 to %(n)s characters.", n=MAX_NAME))
+    return name
+
+
+def is_clean(value: object, max_length: int = 200) -> bool:
+    """Whether ``value`` would pass :func:`clean_text` (for secrets: a bad one is simply wrong,
+    no reason given)."""
+    try:
+        clean_text(value, "", max_length)
+    except PayloadError:
+        return False
+    return True
