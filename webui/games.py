@@ -84,6 +84,11 @@ def apply_event(table: TableGame, kind: str, payload: dict[str, Any]) -> TableGa
         return table.replace(_index(table, payload.get("index")), parse_turn(payload.get("turn")))
     if kind == "void":
         return table.void(_index(table, payload.get("index")))
+    if kind == "insert":  # a Redo: a voided turn put back where it was
+        index = payload.get("index")
+        if index != len(table.turns):
+            index = _index(table, index)
+        return table.insert(index, parse_turn(payload.get("turn")))
     if kind == "finish":
         went_out = payload.get("went_out")
         if went_out is not None and (
@@ -194,6 +199,17 @@ class Games:
             row = self.log.create_game(table.players, table.colours)
             game = self._games[row.id] = Game(row, table)
             self._current = row.id
+            self._queue_changed(game)
+            self._touch()
+            return game
+
+    def resume(self, game_id: int) -> Game:
+        """Bring an older, unfinished game back to the table: the camera and the views follow it."""
+        with self._lock:
+            game = self.get(game_id)
+            if game.table.ended:
+                raise Conflict(_l("the game is over"))
+            self._current = game_id
             self._queue_changed(game)
             self._touch()
             return game
