@@ -23,11 +23,14 @@ FULL = Counter({Tile(c, s): 3 for c in COLOURS for s in ("circle", "square", "di
 
 
 def test_completing_tile_of_a_colour_line_and_of_a_shape_line():
-    assert completing_tile(tiles("RCi", "RSq", "RDi", "RCl", "RCr"), COLOURS) == Tile("red", "star")
-    assert completing_tile(tiles("RSt", "OSt", "YSt", "GSt", "PSt"), COLOURS) == Tile("blue", "star")
+    red_line = tiles("RCi", "RSq", "RDi", "RCl", "RCr")
+    assert completing_tile(red_line, COLOURS) == Tile("red", "star")
+    stars = tiles("RSt", "OSt", "YSt", "GSt", "PSt")
+    assert completing_tile(stars, COLOURS) == Tile("blue", "star")
     # A white set: the one-shape line lacks white, not purple.
     white_set = COLOURS[:5] + ("white",)
-    assert completing_tile(tiles("RSt", "OSt", "YSt", "GSt", "BSt"), white_set) == Tile("white", "star")
+    five = tiles("RSt", "OSt", "YSt", "GSt", "BSt")
+    assert completing_tile(five, white_set) == Tile("white", "star")
 
 
 def test_no_completing_tile_for_what_is_not_five_of_a_line():
