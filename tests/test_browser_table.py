@@ -48,7 +48,6 @@ def devices(browser, server, set_up: bool = True):
     and a table view."""
     tablet = browser.new_context(viewport={"width": 820, "height": 1180}, has_touch=True)
     tablet_page = tablet.new_page()
-    tablet_page.on("dialog", lambda dialog: dialog.accept())
     tablet_page.on("pageerror", lambda error: SCRIPT_ERRORS.append(str(error)))
     tablet_page.goto(f"{server.base}/join?t={server.token}")
     if set_up:
@@ -65,7 +64,7 @@ def devices(browser, server, set_up: bool = True):
 
 
 def total(page, seat: int):
-    return page.locator(f"td[data-total='{seat}']")
+    return page.locator(f"[data-total='{seat}']")
 
 
 def test_fix_confirm_undo_and_survive_sigkill(browser, servers):
@@ -82,9 +81,10 @@ def test_fix_confirm_undo_and_survive_sigkill(browser, servers):
     expect(confirm).to_be_disabled()
     expect(tablet.locator(".pending .reason")).to_be_visible()
 
-    # Fix: tap the tile, pick its colour.
+    # Fix: tap the tile, pick its colour, use it.
     tablet.locator("[data-pending-tiles] [data-fix='2']").click()
-    tablet.locator("#fix-dialog button[data-colour='red']").click()
+    tablet.locator("#fix-dialog button[data-pick-colour='red']").click()
+    tablet.locator("#fix-dialog button[data-fix-use]").click()
     expect(confirm).to_be_enabled()
     expect(tablet.locator(".pending .score .points")).to_have_text("3")
     confirm.click()
@@ -99,6 +99,7 @@ def test_fix_confirm_undo_and_survive_sigkill(browser, servers):
     confirm.click()
     expect(total(table, 1)).to_have_text("4")
     tablet.click("[data-action=undo]")
+    tablet.click("#ask-dialog [data-ask-yes]")  # asked on the page, not by the browser
     expect(total(table, 1)).to_have_text("0")
     expect(tablet.locator(".turns li")).to_have_count(1)
 
@@ -118,13 +119,15 @@ def test_fix_confirm_undo_and_survive_sigkill(browser, servers):
     expect(total(table, 0)).to_have_text("3")
     # Still joined after the restart: undo the exchange; the table view follows live.
     tablet.click("[data-action=undo]")
+    tablet.click("#ask-dialog [data-ask-yes]")
     expect(tablet.locator(".turns li")).to_have_count(1)
     expect(table.locator(".whose")).to_have_text("Bob")
 
     # Edit a past turn: Ann's clover was a diamond.
     tablet.click("[data-action=edit][data-index='0']")
     tablet.click("#edit-dialog [data-edit-fix='2']")
-    tablet.click("#fix-dialog button[data-shape='diamond']")
+    tablet.click("#fix-dialog button[data-pick-shape='diamond']")
+    tablet.click("#fix-dialog button[data-fix-use]")
     tablet.click("#edit-dialog [data-action=save-edit]")
     expect(tablet.locator(".turns li [aria-label='red diamond']")).to_have_count(1)
     expect(total(table, 0)).to_have_text("3")
@@ -132,8 +135,8 @@ def test_fix_confirm_undo_and_survive_sigkill(browser, servers):
     # End the game: nobody can play; both devices show the final standings.
     tablet.click("[data-open=end-dialog]")
     tablet.click("#end-dialog [data-action=finish][data-went-out='']")
-    expect(table.locator(".standings li")).to_have_count(2)
-    expect(tablet.locator(".standings li").first).to_contain_text("Ann")
+    expect(table.locator("[data-winner] .standings tbody tr")).to_have_count(2)
+    expect(tablet.locator("[data-winner] .standings tbody tr").first).to_contain_text("Ann")
     assert SCRIPT_ERRORS == []
 
 
