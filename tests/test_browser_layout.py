@@ -14,8 +14,8 @@ import threading
 from pathlib import Path
 
 import pytest
-from werkzeug.serving import make_server
 from webui_support import make_app
+from werkzeug.serving import make_server
 
 from engine.board import Placed
 from engine.table import Exchange, Place
@@ -220,8 +220,9 @@ def test_confirm_is_on_screen_while_a_move_waits(live, open_page, size):
     assert inside_viewport(page, "[data-action=dismiss]")
     # Not covered by anything: a tap at its centre lands on it.
     b = box(page, "[data-action=confirm]")
-    hit = page.evaluate("([x, y]) => !!document.elementFromPoint(x, y).closest('[data-action=confirm]')",
-                        [b["x"] + b["width"] / 2, b["y"] + b["height"] / 2])
+    hit = page.evaluate(
+        "([x, y]) => !!document.elementFromPoint(x, y).closest('[data-action=confirm]')",
+        [b["x"] + b["width"] / 2, b["y"] + b["height"] / 2])
     assert hit
     # Confirm is the stronger button.
     assert b["height"] > box(page, "[data-action=dismiss]")["height"]
@@ -259,14 +260,17 @@ def test_names_are_isolated_next_to_numbers_on_every_page(live, open_page):
                  f"/games/{game}/sheet"):
         page = open_page("landscape tablet", live.base + path)
         loose = page.evaluate("""(names) => {
-            const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+            const walker = document.createTreeWalker(document.querySelector('main'),
+                                                     NodeFilter.SHOW_TEXT);
             const found = [];
             while (walker.nextNode()) {
               const node = walker.currentNode;
               if (!names.some((n) => node.textContent.includes(n))) continue;
               const el = node.parentElement;
               if (el.closest('option, title, script')) continue;
-              if (getComputedStyle(el).unicodeBidi !== 'isolate') found.push(el.outerHTML.slice(0, 80));
+              if (getComputedStyle(el).unicodeBidi !== 'isolate') {
+                found.push(el.outerHTML.slice(0, 80));
+              }
             }
             return found;
         }""", list(PLAYERS))
@@ -303,7 +307,8 @@ def test_fix_dialog_suggestions_do_what_they_say_and_fit_a_phone(live, open_page
     page.click("#fix-dialog [data-pick-colour='blue']")
     expect(page.locator("#fix-dialog")).to_be_visible()
     page.click("#fix-dialog [data-fix-use]")
-    expect(page.locator("[data-pending-tiles] svg.tile")).to_have_attribute("aria-label", "blue square")
+    card_tile = page.locator("[data-pending-tiles] svg.tile")
+    expect(card_tile).to_have_attribute("aria-label", "blue square")
     expect(page.locator(".pending .score .points")).to_have_text("4")
 
 
