@@ -406,3 +406,20 @@ def test_player_history_counts_by_name_and_merges(live, open_page):
     page.click("[data-merge] button[type=submit]")
     expect(ann.locator("td").nth(0)).to_have_text("3")
     expect(page.locator("tr[data-player='Annie']")).to_have_count(0)
+
+
+def test_arabic_tile_buttons_follow_the_board_picture(live, open_page):
+    game = live.games.create(("Ann", "Bob"), live.app.config["COLOURS"]).row.id
+    live.games.detected(tiles((0, 0, "RCi"), (2, 0, "RDi"), (1, 0, "RSq")), True, "", [])
+    page = open_page("phone", f"{live.base}/lang?code=ar&next=/games/{game}/tablet")
+    assert page.get_attribute("html", "dir") == "rtl"
+
+    def left_to_right(selector: str, label: str) -> list[str]:
+        found = page.eval_on_selector_all(selector, f"""els => els.map(e => [
+            e.getBoundingClientRect().x, {label}])""")
+        return [name for _, name in sorted(found)]
+
+    on_board = left_to_right(".board .new", "e.querySelector('use').getAttribute('href')")
+    buttons = left_to_right("[data-pending-tiles] button",
+                            "e.querySelector('use').getAttribute('href')")
+    assert on_board == buttons == ["#s-circle", "#s-square", "#s-diamond"]
