@@ -423,3 +423,18 @@ def test_arabic_tile_buttons_follow_the_board_picture(live, open_page):
     buttons = left_to_right("[data-pending-tiles] button",
                             "e.querySelector('use').getAttribute('href')")
     assert on_board == buttons == ["#s-circle", "#s-square", "#s-diamond"]
+
+
+def test_tv_shows_a_new_turns_score_large_for_a_few_seconds(live, open_page):
+    from playwright.sync_api import expect
+
+    game = live.game()
+    tv = open_page("small tv", f"{live.base}/games/{game}/table")
+    expect(tv.locator("#flash")).to_be_hidden()  # not for the turns already played
+    live.games.confirm(game)  # the waiting blue square: 4 points for Alexandria
+    flash = tv.locator("#flash .last-move")
+    expect(flash).to_be_visible()
+    expect(flash).to_contain_text(f"{PLAYERS[0]} +4")
+    assert float(flash.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 72
+    expect(tv.locator("#flash")).to_be_hidden(timeout=8000)
+    expect(tv.locator(".banner .last-move")).to_contain_text("+4")
