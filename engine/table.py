@@ -224,6 +224,15 @@ class TableGame:
         del turns[index]
         return self._rebuild(turns, index)
 
+    def insert(self, index: int, turn: Turn) -> TableGame:
+        """The game with ``turn`` put back at ``index`` (a Redo after void); later turns move
+        down one seat and are re-checked."""
+        if type(index) is not int or not 0 <= index <= len(self.turns):
+            raise IndexError(f"no place {index!r} for a turn: the game has {len(self.turns)} turns")
+        turns = [r.turn for r in self.turns]
+        turns.insert(index, turn)
+        return self._rebuild(turns, index)
+
     def _check_index(self, index: int) -> None:
         if type(index) is not int or not 0 <= index < len(self.turns):
             raise IndexError(f"no turn at index {index!r}: the game has {len(self.turns)} turns")

@@ -64,7 +64,7 @@ def test_a_tablet_in_arabic_and_a_laptop_in_english_watch_one_game(browser, serv
     seat = turn["turns"][-1]["player"]
     points = str(turn["players"][seat]["total"])
     for page in (tablet, laptop):
-        expect(page.locator(f"td[data-total='{seat}']")).to_have_text(points)
+        expect(page.locator(f"[data-total='{seat}']")).to_have_text(points)
     assert laptop.get_attribute("html", "lang") == "en"
     assert tablet.get_attribute("html", "lang") == "ar"
 

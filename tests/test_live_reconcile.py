@@ -387,3 +387,15 @@ def test_moves_made_during_an_outage_are_offered_as_turns(table, stills):
         time.sleep(0.02)
     camera.show(stills[3])  # back after two moves were made
     merged_moves_are_split(t, camera, game)
+
+
+def test_redo_after_undo_takes_the_offered_tiles_back(table, stills):
+    t, camera = table
+    game = play_to_move_two(t, camera, stills)
+    turn = state(t)["turns"][1]
+    assert t.post(f"/api/games/{game}/undo").json["pending"]["reoffered"]
+    redone = t.post(f"/api/games/{game}/redo",
+                    {"index": 1, "turn": {"kind": "place", "tiles": turn["tiles"]}}).json
+    assert redone["pending"] is None and [p["score"] for p in redone["players"]] == [3, 3]
+    camera.show(stills[3])
+    assert confirm(t, game)["players"][0]["score"] == 7

@@ -25,7 +25,11 @@ def test_tablet_buttons_for_a_joined_tablet_only(app_and_stranger):
     table, stranger, game = app_and_stranger
     table.post(f"/api/games/{game}/pending", {"tiles": ROW})
     joined = table.client.get(f"/games/{game}/tablet").data.decode()
-    assert 'data-action="confirm"' in joined and 'data-action="undo"' in joined
+    assert 'data-action="confirm"' in joined
+    assert 'data-action="undo"' not in joined  # no turn to undo yet
+    table.post(f"/api/games/{game}/pending/confirm")
+    joined = table.client.get(f"/games/{game}/tablet").data.decode()
+    assert 'data-action="undo"' in joined
     watching = stranger.get(f"/games/{game}/tablet").data.decode()
     assert 'data-action="confirm"' not in watching and "data-join" in watching
 

@@ -242,3 +242,23 @@ def rotate():
     keys().rotate()
     return set_token_cookie(jsonify({"pin": keys().pin, "join_url": join_url(),
                                      "csrf": keys().csrf()}))
+
+
+@bp.post("/games/<int:game_id>/redo")
+@needs_token
+def redo(game_id: int):
+    """Put a turn that Undo or Remove took away back where it was: ``{"index": i, "turn":
+    {...}}`` as the tablet remembered it. Later turns are re-checked, as for any correction."""
+    data = body()
+    index, turns = data.get("index"), games().get(game_id).table.turns
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= len(turns):
+        raise PayloadError(_("index must be a turn number from 0 to %(n)s", n=len(turns)))
+    turn = turn_json(parse_turn(data.get("turn")))
+    return answer(games().act(game_id, Event.INSERT, {"index": index, "turn": turn}))
+
+
+@bp.post("/games/<int:game_id>/resume")
+@needs_token
+def resume(game_id: int):
+    """Make an unfinished game from the archive the one at the table again."""
+    return answer(games().resume(game_id))

@@ -22,6 +22,7 @@ from functools import cache
 import cv2
 import numpy as np
 from flask import Blueprint, Flask, Response, current_app, request
+from flask_babel import force_locale, get_locale
 from flask_babel import gettext as _
 from werkzeug.exceptions import ServiceUnavailable
 
@@ -34,24 +35,25 @@ BOUNDARY = "frame"
 
 
 class EventCache:
-    """The latest rendered event of each game, keyed by its version."""
+    """The latest rendered event of each game in each language, keyed by its version (the
+    state carries the refusal's reason in the reader's language)."""
 
     def __init__(self, app: Flask) -> None:
         self.app = app
         self._lock = threading.Lock()
-        self._latest: dict[int, tuple[str, str]] = {}
+        self._latest: dict[tuple[int, str], tuple[str, str]] = {}
 
-    def event(self, game_id: int) -> tuple[str, str]:
-        """(version, event text) of the game as it is now."""
+    def event(self, game_id: int, locale: str) -> tuple[str, str]:
+        """(version, event text) of the game as it is now, said in ``locale``."""
         # Its own app context, not the request's: a stream outlives the request's context,
         # and streams served in turn by one thread must not pop each other's.
-        with self._lock, self.app.app_context():
+        with self._lock, self.app.app_context(), force_locale(locale):
             version = games().version(game_id)
-            cached = self._latest.get(game_id)
+            cached = self._latest.get((game_id, locale))
             if cached is None or cached[0] != version:
                 data = state(games().get(game_id))
                 text = f"id: {data['version']}\nevent: state\ndata: {json.dumps(data)}\n\n"
-                cached = self._latest[game_id] = (data["version"], text)
+                cached = self._latest[game_id, locale] = (data["version"], text)
             return cached
 
 
@@ -84,6 +86,7 @@ def game_events(game_id: int):
     limit = current_app.config["SSE_MAX_S"]
     events = event_cache()
     table = games()
+    locale = str(get_locale())
 
     def generate():
         nonlocal seen
@@ -94,7 +97,7 @@ def game_events(game_id: int):
             if version == seen:
                 yield ": keep-alive\n\n"
                 continue
-            seen, text = events.event(game_id)
+            seen, text = events.event(game_id, locale)
             yield text
 
     return stream(generate(), "text/event-stream")

@@ -94,6 +94,7 @@ class Event(StrEnum):
     REPLACE = "replace"
     VOID = "void"
     FINISH = "finish"
+    INSERT = "insert"
     IGNORE = "ignore"
     RESTORE = "restore"
 
@@ -123,6 +124,11 @@ def apply_event(table: TableGame, kind: Event, payload: dict[str, Any]) -> Table
         return table.replace(_index(table, payload.get("index")), parse_turn(payload.get("turn")))
     if kind == Event.VOID:
         return table.void(_index(table, payload.get("index")))
+    if kind == Event.INSERT:  # a Redo: a voided turn put back where it was
+        index = payload.get("index")
+        if index != len(table.turns):
+            index = _index(table, index)
+        return table.insert(index, parse_turn(payload.get("turn")))
     if kind == Event.FINISH:
         went_out = payload.get("went_out")
         if went_out is not None and (
@@ -221,6 +227,17 @@ class Games:
             self._touch()
             return game
 
+    def resume(self, game_id: int) -> Game:
+        """Bring an older, unfinished game back to the table: the camera and the views follow it."""
+        with self._lock:
+            game = self.get(game_id)
+            if game.table.ended:
+                raise Conflict(_l("the game is over"), "game_over")
+            self._current = game_id
+            self._queue_changed(game)
+            self._touch()
+            return game
+
     def act(self, game_id: int, kind: Event, payload: dict[str, Any]) -> Game:
         """Apply, log, then publish one confirmed action."""
         with self._lock:
@@ -237,7 +254,11 @@ class Games:
 
     def _queue_changed(self, game: Game) -> None:
         """Tell the tracker the game as it now stands, offer again (first) the tiles it still
-        sees that the game lost, and re-judge the move now shown against the game."""
+        sees that the game lost, and re-judge the move now shown against the game. Waiting
+        tiles on cells the game now holds (a Redo) leave the queue."""
+        taken = {(x, y) for x, y, _ in game.waiting_tiles() if (x, y) in game.table.board}
+        if taken:  # a Redo or an edit put them in the game: they wait no longer
+            game.queue = without(game.queue, taken, game.table)
         if self.on_board is not None and game.row.id == self.current_id():
             again = self.on_board(game)
             if not game.table.ended:

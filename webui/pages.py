@@ -8,6 +8,7 @@ string stays in a template, translated.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -24,9 +25,11 @@ from flask import (
 from flask_babel import gettext as _
 
 from engine.sheet import ScoreSheet, score_sheet
+from engine.table import TableGame, TurnRecord
 from engine.tiles import COLOURS, SHAPES, Tile
+from engine.watch import Watch, qwirkle_watch
 
-from . import i18n
+from . import history, i18n, options
 from .api import games, state
 from .auth import base_url, csrf_token, is_authorized, is_local, join_url, keys, set_token_cookie
 from .codec import placed_json
@@ -34,8 +37,11 @@ from .games import Game
 from .validate import is_clean
 
 bp = Blueprint("pages", __name__)
+bp.register_blueprint(history.bp)
+bp.register_blueprint(options.bp)
 
-PARTS = ("status", "pending", "turns", "sheet", "tracker", "reconcile")
+PARTS = ("status", "pending", "turns", "sheet", "tracker", "actions", "board", "scoreboard",
+         "reconcile")
 VIEWS = ("table", "tablet", "sheet")
 # Line colours of the score chart, one per seat; chosen to stay apart for colour-blind eyes.
 SEAT_COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9")
@@ -51,13 +57,21 @@ def js_strings() -> dict[str, str]:
     """The few strings the page script shows itself, translated here."""
     return {
         "offline": _("Connection lost, reconnecting…"),
-        "undo": _("Undo the last turn?"),
-        "void": _("Remove this turn? Every later turn is re-scored."),
         "failed": _("That did not work:"),
+        # Filled in by the script: %(n)s and %(name)s stay as they are here.
+        "undone": _("Undone: turn %(n)s by %(name)s."),
+        "removed": _("Removed: turn %(n)s by %(name)s. Later turns were scored again."),
+        "ask_undo": _("Undo turn %(n)s by %(name)s?"),
+        "ask_void": _("Remove turn %(n)s by %(name)s? Every later turn is scored again."),
+        "ask_pin": _("Make a new PIN and QR code? The old ones stop working."),
+        "edit_title": _("Edit turn %(n)s by %(name)s"),
+        "now_place": _("Now: %(n)s tiles for %(points)s points."),
+        "now_exchange": _("Now: an exchange of %(n)s tiles."),
+        "now_pass": _("Now: a pass."),
     }
 
 
-def chart(sheet: ScoreSheet, width: int = 600, height: int = 220) -> dict[str, Any]:
+def chart(sheet: ScoreSheet, width: int = 600, height: int = 240) -> dict[str, Any]:
     """The score-progress chart: each player's running total after each round, as SVG
     polylines in a fixed box (the template only draws them)."""
     running = [[0] for _ in sheet.players]
@@ -68,7 +82,7 @@ def chart(sheet: ScoreSheet, width: int = 600, height: int = 220) -> dict[str, A
         running[seat][-1] += bonus
     top = max(10, *(values[-1] for values in running))
     rounds = max(1, len(sheet.rows))
-    pad = 30
+    pad = 44
     lines = []
     for seat, values in enumerate(running):
         points = " ".join(
@@ -122,10 +136,35 @@ def context(game: Game | None) -> dict[str, Any]:
     if game is not None:
         sheet = score_sheet(game.table)
         ctx.update(state=state(game), sheet=sheet, chart=chart(sheet),
-                   unseen_grid=unseen_grid(game))
+                   unseen_grid=unseen_grid(game), summary=summary(game.table),
+                   watch=watch(game))
     if ctx["show_keys"]:
         ctx.update(pin=keys().pin, base_url=base_url(), qr_svg=qr_svg(join_url()))
     return ctx
+
+
+def watch(game: Game) -> list[Watch]:
+    """The Qwirkle watch for the table view; empty when it is switched off or the game ended."""
+    if game.table.ended or not options.watch_on():
+        return []
+    return qwirkle_watch(game.table.board, game.table.unseen, game.table.colours)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What the winner moment shows about a finished game (and the archive about any game)."""
+
+    winners: tuple[int, ...]
+    """The seats with the highest total: more than one is a tie."""
+    best: TurnRecord | None
+    """The highest-scoring turn (the earliest of equals)."""
+
+
+def summary(table: TableGame) -> Summary:
+    top = max(table.totals)
+    winners = tuple(seat for seat, total in enumerate(table.totals) if total == top)
+    best = max(table.turns, key=lambda r: r.score, default=None)
+    return Summary(winners, best)
 
 
 def unseen_grid(game: Game) -> list[tuple[str, list[int]]]:
@@ -154,13 +193,20 @@ def current_view(view: str):
 
 @bp.get("/setup")
 def setup():
-    return render_template("setup.html", seen=camera_tiles(), **context(None))
+    return render_template("setup.html", seen=camera_tiles(), watch_on=options.watch_on(),
+                           **context(None))
 
 
 @bp.get("/games")
 def archive():
-    rows = [(row, games().get(row.id).table) for row in games().rows()]
-    return render_template("games.html", rows=rows, **context(None))
+    """Every game with a turn in it (an empty game only while it is at the table)."""
+    rows = []
+    for row in games().rows():
+        game = games().get(row.id)
+        if game.table.turns or row.id == games().current_id():
+            rows.append((row, game.table, summary(game.table)))
+    return render_template("games.html", view="games", rows=rows,
+                           current_id=games().current_id(), **context(None))
 
 
 @bp.get("/games/<int:game_id>/<view>")

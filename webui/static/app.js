@@ -20,6 +20,44 @@ function toast(message) {
   toast.timer = setTimeout(() => { el.hidden = true; }, 6000);
 }
 
+// A translated string from the #strings block with its %(key)s fields filled in; names are
+// wrapped in bidi isolates so they keep their place in any script.
+function fmt(key, values) {
+  return strings[key].replace(/%\((\w+)\)s/g, (_, name) => {
+    const value = String(values[name]);
+    return name === "name" ? `\u2068${value}\u2069` : value;
+  });
+}
+
+// In-page confirmation (never the browser's confirm()): resolves true when the player says yes.
+function ask(message) {
+  const dialog = document.getElementById("ask-dialog");
+  dialog.querySelector("[data-ask-text]").textContent = message;
+  dialog.returnValue = "";
+  dialog.showModal();
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "yes"), { once: true });
+  });
+}
+
+// After Undo or Remove: what was taken away, with a Redo that puts it back where it was.
+let redoTurn = null;
+function offerRedo(message, turn) {
+  const notice = document.getElementById("notice");
+  if (!notice) return;
+  redoTurn = turn;
+  notice.querySelector("[data-notice-text]").textContent = message;
+  notice.hidden = false;
+  clearTimeout(offerRedo.timer);
+  offerRedo.timer = setTimeout(() => { notice.hidden = true; redoTurn = null; }, 20000);
+}
+
+function clearRedo() {
+  const notice = document.getElementById("notice");
+  if (notice) notice.hidden = true;
+  redoTurn = null;
+}
+
 // A state-changing request: the cookie carries the table token, the header the CSRF token.
 async function send(method, path, payload) {
   const options = {
@@ -66,10 +104,26 @@ async function refreshPart(el) {
   if (html !== null) el.innerHTML = html;
 }
 
+// The TV shows a new turn's score large for a few seconds.
+let lastTurnSeen = null;
+function flashLastMove() {
+  const last = document.querySelector(".tv .last-move");
+  const index = last ? Number(last.dataset.lastTurn) : -1;
+  const flash = document.getElementById("flash");
+  if (flash && last && lastTurnSeen !== null && index > lastTurnSeen) {
+    flash.replaceChildren(last.cloneNode(true));
+    flash.hidden = false;
+    clearTimeout(flashLastMove.timer);
+    flashLastMove.timer = setTimeout(() => { flash.hidden = true; }, 5000);
+  }
+  lastTurnSeen = index;
+}
+
 async function refreshParts() {
   if (refreshing) { refreshAgain = true; return; }
   refreshing = true;
   await Promise.all(Array.from(document.querySelectorAll("[data-part]"), refreshPart));
+  flashLastMove();
   refreshing = false;
   if (refreshAgain) { refreshAgain = false; refreshParts(); }
 }
@@ -109,11 +163,29 @@ function listen() {
 
 // A tablet waking up: make sure the stream is alive (it may have been dropped while asleep).
 document.addEventListener("visibilitychange", () => {
-  if (document.visibilityState === "visible") listen();
+  if (document.visibilityState === "visible") flashLastMove();
+listen();
 });
 
 // --- fixing tiles ------------------------------------------------------------------------
+// A likely reading is one tap; otherwise pick colour and shape (in any order) and "Use this
+// tile". Every label is built from the same names as the colour and shape buttons.
 const fixDialog = document.getElementById("fix-dialog");
+
+function tileSvg(colour, shape, extra = "") {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("class", `tile ${extra}`);
+  svg.setAttribute("viewBox", "0 0 40 40");
+  svg.setAttribute("aria-hidden", "true");
+  svg.innerHTML = `<rect class="tile-bg" x="1" y="1" width="38" height="38" rx="6"/><use href="#s-${shape}" class="c-${colour}"/>`;
+  return svg;
+}
+
+function tileName(colour, shape) {
+  const c = fixDialog.querySelector(`[data-pick-colour="${colour}"]`);
+  const s = fixDialog.querySelector(`[data-pick-shape="${shape}"]`);
+  return `${c ? c.getAttribute("aria-label") : colour} ${s ? s.getAttribute("aria-label") : shape}`;
+}
 
 function openFix(tiles, index, onDone) {
   fixing = { tiles: tiles.map((t) => ({ ...t })), index, onDone };
@@ -123,26 +195,29 @@ function openFix(tiles, index, onDone) {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "choice";
-    button.dataset.colour = alt.colour;
-    button.dataset.shape = alt.shape;
-    const label = fixDialog.querySelector(`[data-colour="${alt.colour}"]`);
-    const shape = fixDialog.querySelector(`[data-shape="${alt.shape}"]`);
-    button.textContent = `${label ? label.textContent.trim() : alt.colour} ${shape ? shape.textContent.trim() : alt.shape}`;
+    button.dataset.likelyColour = alt.colour;
+    button.dataset.likelyShape = alt.shape;
+    const label = tileName(alt.colour, alt.shape);
+    button.setAttribute("aria-label", label);
+    button.append(tileSvg(alt.colour, alt.shape, "small"), label);
     likely.append(button);
   }
-  likely.hidden = !likely.children.length;
+  fixDialog.querySelector("[data-likely-box]").hidden = !likely.children.length;
   markChoice();
   fixDialog.showModal();
 }
 
 function markChoice() {
   const tile = fixing.tiles[fixing.index];
-  fixDialog.querySelectorAll("[data-colour]").forEach((b) => {
-    b.classList.toggle("chosen", !b.dataset.shape && b.dataset.colour === tile.colour);
+  fixDialog.querySelectorAll("[data-pick-colour]").forEach((b) => {
+    b.classList.toggle("chosen", b.dataset.pickColour === tile.colour);
   });
-  fixDialog.querySelectorAll("[data-shape]").forEach((b) => {
-    b.classList.toggle("chosen", !b.dataset.colour && b.dataset.shape === tile.shape);
+  fixDialog.querySelectorAll("[data-pick-shape]").forEach((b) => {
+    b.classList.toggle("chosen", b.dataset.pickShape === tile.shape);
   });
+  const preview = fixDialog.querySelector("[data-fix-preview]");
+  preview.replaceChildren(tileSvg(tile.colour, tile.shape));
+  preview.setAttribute("aria-label", tileName(tile.colour, tile.shape));
 }
 
 function finishFix(tiles) {
@@ -157,9 +232,15 @@ if (fixDialog) {
     const button = event.target.closest("button");
     if (!button || !fixing) return;
     const tile = fixing.tiles[fixing.index];
-    if (button.dataset.colour) tile.colour = button.dataset.colour;
-    if (button.dataset.shape) tile.shape = button.dataset.shape;
-    if (button.dataset.colour || button.dataset.shape) {
+    const data = button.dataset;
+    if (data.likelyColour) {
+      Object.assign(tile, { colour: data.likelyColour, shape: data.likelyShape });
+      finishFix(fixing.tiles);
+    } else if (data.pickColour || data.pickShape) {
+      if (data.pickColour) tile.colour = data.pickColour;
+      if (data.pickShape) tile.shape = data.pickShape;
+      markChoice();
+    } else if (button.hasAttribute("data-fix-use")) {
       finishFix(fixing.tiles);
     } else if (button.hasAttribute("data-remove")) {
       finishFix(fixing.tiles.filter((_, i) => i !== fixing.index));
@@ -192,7 +273,18 @@ function openEdit(index) {
   const turn = state.turns[index];
   editing = { index, tiles: turn.kind === "place" ? turn.tiles.map((t) => ({ ...t })) : [] };
   drawEditTiles();
+  const name = state.players[turn.player].name;
+  editDialog.querySelector("[data-edit-title]").textContent = fmt("edit_title", { n: index + 1, name });
+  const now = { place: ["now_place", { n: editing.tiles.length, points: turn.score }],
+    exchange: ["now_exchange", { n: turn.count }], pass: ["now_pass", {}] }[turn.kind];
+  editDialog.querySelector("[data-edit-now]").textContent = fmt(...now);
+  // Only what can be saved: tiles to fix for a placement; a pass only once the bag is empty.
   editDialog.querySelector("[data-action=save-edit]").hidden = !editing.tiles.length;
+  editDialog.querySelector("[data-edit-hint]").hidden = !editing.tiles.length;
+  editDialog.querySelector("[data-action=edit-pass]").hidden = turn.kind === "pass" || state.bag_size > 0;
+  editDialog.querySelectorAll("[data-action=edit-exchange]").forEach((b) => {
+    b.classList.toggle("chosen", turn.kind === "exchange" && Number(b.dataset.count) === turn.count);
+  });
   editDialog.showModal();
 }
 
@@ -202,17 +294,48 @@ async function saveEdit(turn) {
   editing = null;
 }
 
+// Undo and Remove take a turn away after an in-page question, then offer Redo.
+async function takeBack(index, question, done) {
+  const turn = state.turns[index];
+  const values = { n: index + 1, name: state.players[turn.player].name };
+  if (!(await ask(fmt(question, values)))) return;
+  const path = done === "undone" ? api("/undo") : api(`/turns/${index}`);
+  if (await send(done === "undone" ? "POST" : "DELETE", path)) {
+    offerRedo(fmt(done, values), { index, turn });
+  }
+}
+
+// The bag decides what the exchange and end dialogs offer.
+function openDialog(id) {
+  const dialog = document.getElementById(id);
+  const bag = state ? state.bag_size : 0;
+  dialog.querySelectorAll("[data-action=exchange]").forEach((b) => {
+    b.hidden = Number(b.dataset.count) > bag;
+  });
+  const wentOut = dialog.querySelector("[data-went-out-choices]");
+  if (wentOut) {
+    wentOut.hidden = bag > 0;
+    dialog.querySelector("[data-bag-note]").hidden = bag === 0;
+  }
+  dialog.showModal();
+}
+
 // --- buttons ------------------------------------------------------------------------------
 const actions = {
-  confirm: () => send("POST", api("/pending/confirm")),
+  confirm: () => { clearRedo(); return send("POST", api("/pending/confirm")); },
   dismiss: () => send("POST", api("/pending/dismiss")),
   pass: () => send("POST", api("/turns"), { kind: "pass" }),
   exchange: (b) => {
     document.getElementById("exchange-dialog").close();
     return send("POST", api("/turns"), { kind: "exchange", count: Number(b.dataset.count) });
   },
-  undo: () => confirm(strings.undo) && send("POST", api("/undo")),
-  void: (b) => confirm(strings.void) && send("DELETE", api(`/turns/${b.dataset.index}`)),
+  undo: (b) => takeBack(Number(b.dataset.index), "ask_undo", "undone"),
+  void: (b) => takeBack(Number(b.dataset.index), "ask_void", "removed"),
+  redo: async () => {
+    const taken = redoTurn;
+    clearRedo();
+    if (taken) await send("POST", api("/redo"), taken);
+  },
   finish: (b) => {
     document.getElementById("end-dialog").close();
     const seat = b.dataset.wentOut;
@@ -226,6 +349,13 @@ const actions = {
   "table-check": () => send("POST", api("/table/check"), {}),
   "table-accept": (b) => send("POST", api("/table/accept"),
     b.dataset.x === undefined ? {} : { cells: [[Number(b.dataset.x), Number(b.dataset.y)]] }),
+  "new-pin": async () => {
+    if (await ask(strings.ask_pin) && await send("POST", "/api/auth/rotate", {})) location.reload();
+  },
+  resume: async (b) => {
+    const id = b.dataset.gameId;
+    if (await send("POST", `/api/games/${id}/resume`)) location.href = `/games/${id}/tablet`;
+  },
 };
 
 document.addEventListener("click", (event) => {
@@ -234,7 +364,7 @@ document.addEventListener("click", (event) => {
   if (target.dataset.action) {
     actions[target.dataset.action](target);
   } else if (target.dataset.open) {
-    document.getElementById(target.dataset.open).showModal();
+    openDialog(target.dataset.open);
   } else if (target.dataset.editFix !== undefined) {
     openFix(editing.tiles, Number(target.dataset.editFix), (tiles) => {
       editing.tiles = tiles;
@@ -278,6 +408,8 @@ if (setupForm) {
       .filter(Boolean);
     const sixth = setupForm.querySelector("[name=sixth]:checked").value;
     const colours = ["red", "orange", "yellow", "green", "blue", sixth];
+    const watch = setupForm.querySelector("[name=watch]").checked;
+    if (!(await send("POST", "/api/options", { qwirkle_watch: watch }))) return;
     const data = await send("POST", "/api/games", { players, colours });
     if (data) location.href = `/games/${data.id}/tablet`;
   });
@@ -292,6 +424,16 @@ if (cameraPart) {
   }, 2000);
 }
 
+const mergeForm = document.querySelector("[data-merge]");
+if (mergeForm) {
+  mergeForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const field = (name) => mergeForm.elements.namedItem(name).value;
+    const names = { name: field("name"), into: field("into") };
+    if (await send("POST", "/api/players/merge", names)) location.reload();
+  });
+}
+
 const joined = document.querySelector("[data-joined]");
 if (joined) location.replace(joined.dataset.joined);
 
@@ -300,4 +442,5 @@ if (languageMenu) {
   languageMenu.querySelector("select").addEventListener("change", () => languageMenu.submit());
 }
 
+flashLastMove();
 listen();

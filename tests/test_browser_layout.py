@@ -1,0 +1,440 @@
+"""The table app's layout at game-night sizes, measured in a real browser (Debian's chromium
+through Playwright): the TV view fits one screen with six long names, Confirm is on screen on
+phones and tablets while a move waits, nothing is wider than a phone, every control is a
+comfortable touch target, and the fix dialog's suggestions do what they say.
+
+The server runs in this process so that a test can put up a move "seen by the camera" (with
+the classifier's runner-up readings) the way the live loop does. The tests leave the README's
+screenshots in docs/.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+from webui_support import make_app
+from werkzeug.serving import make_server
+
+from engine.board import Placed
+from engine.table import Exchange, Place
+from engine.tiles import Tile
+
+CHROMIUM = Path("/usr/bin/chromium")
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(),
+                       reason="Debian's chromium is not installed (apt-get install chromium)"),
+]
+
+# Six players with names as long as the app allows (24), in three scripts.
+PLAYERS = ("Alexandria Konstantinova", "ليلى عبد الرحمن الخطيب", "Bartholomew Fitzgerald-J",
+           "Nguyễn Thị Phương Thảo", "Wilhelmina van der Merwe", "सिद्धार्थ चतुर्वेदी")
+SIZES = {"tv": (1920, 1080), "small tv": (1280, 720), "phone": (390, 844),
+         "tablet": (800, 1280), "landscape tablet": (1280, 800)}
+
+
+def tiles(*cells: tuple[int, int, str]) -> tuple[Placed, ...]:
+    return tuple((x, y, Tile.from_code(code)) for x, y, code in cells)
+
+
+# Six turns: a red line of five (the watch wants a red star) and a column of five circles (it
+# wants a purple circle), with an exchange between.
+TURNS = (
+    Place(tiles((0, 0, "RCi"), (1, 0, "RSq"), (2, 0, "RDi"))),
+    Place(tiles((3, 0, "RCl"), (4, 0, "RCr"))),
+    Exchange(3),
+    Place(tiles((0, 1, "BCi"),)),
+    Place(tiles((0, 2, "GCi"), (0, 3, "YCi"))),
+    Place(tiles((0, 4, "OCi"),)),
+)
+# The camera's reading of the next move: a blue square under the red one, with the
+# classifier's runner-up readings.
+SEEN = tiles((1, 1, "BSq"))
+RUNNERS_UP = ((Tile("blue", "diamond"), Tile("green", "square"), Tile("purple", "square")),)
+
+
+class LiveServer:
+    """The app served by werkzeug in a thread (threaded: the event streams stay open)."""
+
+    def __init__(self, db: Path) -> None:
+        self.app = make_app(db, SSE_MAX_S=3.0)
+        self.games = self.app.extensions["qwirkle_games"]
+        self.server = make_server("127.0.0.1", 0, self.app, threaded=True)
+        self.base = f"http://127.0.0.1:{self.server.port}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def game(self, players=PLAYERS, turns=TURNS) -> int:
+        """A game part-played: these turns confirmed, then the camera's next move waiting."""
+        game = self.games.create(players, self.app.config["COLOURS"])
+        for turn in turns:
+            self.games.play(game.row.id, _turn_json(turn))
+        self.games.detected(SEEN, True, "", RUNNERS_UP)
+        return game.row.id
+
+    def close(self) -> None:
+        self.server.shutdown()
+
+
+def _turn_json(turn) -> dict:
+    from webui.codec import turn_json
+
+    return turn_json(turn)
+
+
+@pytest.fixture
+def live(tmp_path):
+    server = LiveServer(tmp_path / "games.sqlite3")
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--no-first-run"])
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def open_page(browser):
+    """A page at one of SIZES; uncaught script errors fail the test."""
+    contexts, errors = [], []
+
+    def opener(size: str, url: str):
+        width, height = SIZES[size]
+        context = browser.new_context(viewport={"width": width, "height": height},
+                                      has_touch=width < 1000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(url)
+        return page
+
+    yield opener
+    for context in contexts:
+        context.close()
+    assert errors == []
+
+
+def box(page, selector: str) -> dict:
+    found = page.locator(selector).first.bounding_box()
+    assert found is not None, f"{selector} is not shown"
+    return found
+
+
+def inside_viewport(page, selector: str) -> bool:
+    b = box(page, selector)
+    view = page.viewport_size
+    return (b["x"] >= 0 and b["y"] >= 0 and b["x"] + b["width"] <= view["width"] + 0.5
+            and b["y"] + b["height"] <= view["height"] + 0.5)
+
+
+def overflow(page) -> dict:
+    """How far the page reaches past the viewport, across and down."""
+    return page.evaluate("""() => {
+        const e = document.scrollingElement;
+        return {x: e.scrollWidth - innerWidth, y: e.scrollHeight - innerHeight};
+    }""")
+
+
+# Every visible control a finger must hit: buttons, links styled as buttons, the menu, the
+# language menu, set-up radios and check boxes (their labels), turn edit/remove, exports.
+SMALL_TARGETS = """() => Array.from(document.querySelectorAll(
+      'button, .button, header a, select, label.colours, label.option, input[type=radio]'))
+    .filter((el) => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden'
+                    && !el.closest('dialog:not([open])'))
+    .map((el) => {
+      const target = el.matches('input') ? el.closest('label') || el : el;
+      return [target.outerHTML.slice(0, 80), target.getBoundingClientRect().height];
+    })
+    .filter(([, height]) => height < 44)"""
+
+
+def test_tv_view_fits_one_screen_with_six_long_names(live, open_page):
+    game = live.game()
+    for size in ("tv", "small tv"):
+        page = open_page(size, f"{live.base}/games/{game}/table")
+        assert overflow(page) == {"x": 0, "y": 0}, size
+        for selector in (".banner", ".scoreboard li:last-child", ".tv .pending", ".pin",
+                         ".tv-board svg.board", ".tv-tracker .tracker", ".watch-list"):
+            assert inside_viewport(page, selector), (size, selector)
+        # Nothing is cut off inside its panel either: the side column holds all six players.
+        side, last = box(page, ".tv-side"), box(page, ".scoreboard li:last-child")
+        assert last["y"] + last["height"] <= side["y"] + side["height"] + 0.5, size
+        sizes = page.eval_on_selector_all(
+            ".scoreboard .total", "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))")
+        assert len(sizes) == 6 and min(sizes) >= 48, (size, sizes)
+        banner = page.eval_on_selector(".banner", "e => getComputedStyle(e).backgroundColor")
+        assert banner == "rgb(0, 114, 178)"  # the first seat's colour: Alexandria to play
+        # Confirmed tiles keep their true colours: nothing on the board is faded.
+        faded = page.eval_on_selector_all(
+            ".board g", "gs => gs.filter(g => getComputedStyle(g).opacity < 1 && "
+                        "!g.closest('.watch')).length")
+        assert faded == 0
+        if size == "tv":
+            page.screenshot(path=str(DOCS / "tv.png"))
+
+
+def test_qwirkle_watch_marks_lines_of_five_with_unseen_copies(live, open_page):
+    game = live.game()
+    page = open_page("tv", f"{live.base}/games/{game}/table")
+    marks = page.eval_on_selector_all(
+        ".board .watch", "gs => gs.map(g => [g.dataset.watch, g.dataset.unseen])")
+    # The red line of five wants a red star, the column of circles a purple circle; no copy
+    # of either is on the table yet.
+    assert sorted(marks) == [["purple-circle", "3"], ["red-star", "3"]]
+    assert page.locator(".watch-list li").count() == 2
+    page.locator(".tv-board").screenshot(path=str(DOCS / "qwirkle-watch.png"))
+
+    # Switched off on the set-up page: the table view shows no watch.
+    setup = open_page("tablet", f"{live.base}/setup")
+    setup.uncheck("[name=watch]")
+    for i, name in enumerate(("Ann", "Bob")):
+        setup.fill(f"input[name=player] >> nth={i}", name)
+    setup.click("[data-setup] button[type=submit]")
+    setup.wait_for_url("**/games/*/tablet")
+    page.goto(f"{live.base}/games/{game}/table")
+    assert page.locator(".board .watch").count() == 0
+
+
+@pytest.mark.parametrize("size", ["phone", "tablet", "landscape tablet"])
+def test_confirm_is_on_screen_while_a_move_waits(live, open_page, size):
+    from playwright.sync_api import expect
+
+    game = live.game()
+    page = open_page(size, f"{live.base}/games/{game}/tablet")
+    confirm = page.locator("[data-action=confirm]")
+    expect(confirm).to_be_enabled()
+    assert inside_viewport(page, "[data-action=confirm]")
+    assert inside_viewport(page, "[data-action=dismiss]")
+    # Not covered by anything: a tap at its centre lands on it.
+    b = box(page, "[data-action=confirm]")
+    hit = page.evaluate(
+        "([x, y]) => !!document.elementFromPoint(x, y).closest('[data-action=confirm]')",
+        [b["x"] + b["width"] / 2, b["y"] + b["height"] / 2])
+    assert hit
+    # Confirm is the stronger button.
+    assert b["height"] > box(page, "[data-action=dismiss]")["height"]
+    if size == "landscape tablet":
+        # Two columns: the turns sit beside the move, not under it.
+        assert box(page, ".record-column")["x"] > box(page, ".play-column")["x"] + 400
+    shots = {"tablet": "tablet.png", "phone": "phone.png"}
+    if size in shots:
+        page.screenshot(path=str(DOCS / shots[size]))
+    confirm.click()
+    expect(page.locator(".turns li")).to_have_count(len(TURNS) + 1)
+
+
+def test_no_page_is_wider_than_a_phone_and_every_control_is_44px(live, open_page):
+    game = live.game()
+    live.games.act(game, "play", {"turn": {"kind": "exchange", "count": 2}})
+    pages = ["/setup", "/games", "/players", "/scoring", f"/games/{game}/table",
+             f"/games/{game}/tablet", f"/games/{game}/sheet"]
+    for size in ("phone", "landscape tablet"):
+        for path in pages:
+            page = open_page(size, live.base + path)
+            if size == "phone":
+                assert overflow(page)["x"] == 0, path
+            assert page.evaluate(SMALL_TARGETS) == [], (size, path)
+    # In Arabic too, where names and numbers mix directions.
+    page = open_page("phone", f"{live.base}/lang?code=ar&next=/games/{game}/tablet")
+    assert overflow(page)["x"] == 0
+    assert page.evaluate(SMALL_TARGETS) == []
+
+
+def test_names_are_isolated_next_to_numbers_on_every_page(live, open_page):
+    game = live.game()
+    live.games.act(game, "finish", {"went_out": None})
+    for path in ("/games", "/players", f"/games/{game}/table", f"/games/{game}/tablet",
+                 f"/games/{game}/sheet"):
+        page = open_page("landscape tablet", live.base + path)
+        loose = page.evaluate("""(names) => {
+            const walker = document.createTreeWalker(document.querySelector('main'),
+                                                     NodeFilter.SHOW_TEXT);
+            const found = [];
+            while (walker.nextNode()) {
+              const node = walker.currentNode;
+              if (!names.some((n) => node.textContent.includes(n))) continue;
+              const el = node.parentElement;
+              if (el.closest('option, title, script')) continue;
+              if (getComputedStyle(el).unicodeBidi !== 'isolate') {
+                found.push(el.outerHTML.slice(0, 80));
+              }
+            }
+            return found;
+        }""", list(PLAYERS))
+        assert loose == [], path
+
+
+def test_fix_dialog_suggestions_do_what_they_say_and_fit_a_phone(live, open_page):
+    from playwright.sync_api import expect
+
+    game = live.game()
+    page = open_page("phone", f"{live.base}/games/{game}/tablet")
+    expected = ["blue diamond", "green square", "purple square"]
+    for i, label in enumerate(expected):
+        page.locator("[data-pending-tiles] [data-fix='0']").click()
+        dialog = page.locator("#fix-dialog")
+        expect(dialog).to_be_visible()
+        fits = page.evaluate("""() => {
+            const d = document.getElementById('fix-dialog').getBoundingClientRect();
+            return d.top >= 0 && d.left >= 0 && d.bottom <= innerHeight && d.right <= innerWidth;
+        }""")
+        assert fits
+        suggestions = dialog.locator("[data-likely] button")
+        assert [suggestions.nth(k).get_attribute("aria-label") for k in range(3)] == expected
+        assert suggestions.nth(i).locator("svg.tile").count() == 1  # shown as a tile picture
+        if i == 0:
+            page.screenshot(path=str(DOCS / "fix-dialog.png"))
+        suggestions.nth(i).click()
+        # The tile now on the card is the one the label named.
+        expect(page.locator("[data-pending-tiles] svg.tile")).to_have_attribute("aria-label", label)
+
+    # Colour and shape in one visit: pick both, then use the tile.
+    page.locator("[data-pending-tiles] [data-fix='0']").click()
+    page.click("#fix-dialog [data-pick-shape='square']")
+    page.click("#fix-dialog [data-pick-colour='blue']")
+    expect(page.locator("#fix-dialog")).to_be_visible()
+    page.click("#fix-dialog [data-fix-use]")
+    card_tile = page.locator("[data-pending-tiles] svg.tile")
+    expect(card_tile).to_have_attribute("aria-label", "blue square")
+    expect(page.locator(".pending .score .points")).to_have_text("4")
+
+
+def test_only_legal_choices_and_undo_with_redo(live, open_page):
+    from playwright.sync_api import expect
+
+    game = live.game()
+    page = open_page("tablet", f"{live.base}/games/{game}/tablet")
+    # The bag is far from empty: exchange, no pass; nobody can go out yet.
+    expect(page.locator("[data-open=exchange-dialog]")).to_be_visible()
+    assert page.locator("[data-action=pass]").count() == 0
+    page.click("[data-open=end-dialog]")
+    expect(page.locator("#end-dialog [data-went-out='0']")).to_be_hidden()
+    expect(page.locator("#end-dialog [data-bag-note]")).to_be_visible()
+    page.click("#end-dialog button[value=cancel]")
+
+    # Undo asks on the page (no browser dialog), then offers Redo.
+    page.on("dialog", lambda dialog: pytest.fail(f"a browser dialog: {dialog.message}"))
+    page.click("[data-action=undo]")
+    expect(page.locator("#ask-dialog")).to_be_visible()
+    page.click("#ask-dialog [data-ask-yes]")
+    expect(page.locator(".turns li")).to_have_count(len(TURNS) - 1)
+    expect(page.locator("#notice")).to_contain_text("Undone: turn 6")
+    page.click("#notice [data-action=redo]")
+    expect(page.locator(".turns li")).to_have_count(len(TURNS))
+    expect(page.locator(".turns li[data-turn='5'] [aria-label='orange circle']")).to_have_count(1)
+
+    # Remove a turn from the middle (the exchange), then Redo puts it back in its place.
+    page.click("[data-action=void][data-index='2']")
+    page.click("#ask-dialog [data-ask-yes]")
+    expect(page.locator(".turns li")).to_have_count(len(TURNS) - 1)
+    page.click("#notice [data-action=redo]")
+    expect(page.locator(".turns li[data-turn='2']")).to_contain_text("exchanged 3 tiles")
+
+    # Editing the exchange says which turn and player it edits, and the count now.
+    page.click("[data-action=edit][data-index='2']")
+    expect(page.locator("[data-edit-title]")).to_contain_text("Edit turn 3 by")
+    expect(page.locator("[data-edit-now]")).to_have_text("Now: an exchange of 3 tiles.")
+    expect(page.locator("#edit-dialog [data-action=save-edit]")).to_be_hidden()
+    page.click("#edit-dialog [data-action=edit-exchange][data-count='2']")
+    expect(page.locator(".turns li[data-turn='2']")).to_contain_text("exchanged 2 tiles")
+
+
+def test_winner_moment_on_every_screen_and_the_archive(live, open_page):
+    from playwright.sync_api import expect
+
+    game = live.game()
+    tv = open_page("tv", f"{live.base}/games/{game}/table")
+    tablet = open_page("tablet", f"{live.base}/games/{game}/tablet")
+    phone = open_page("phone", f"{live.base}/games/{game}/sheet")
+    tablet.click("[data-open=end-dialog]")
+    tablet.click("#end-dialog [data-action=finish][data-went-out='']")
+    for page in (tv, tablet, phone):
+        expect(page.locator("[data-winner]")).to_be_visible()
+        # Two players scored 5, the most: a tie.
+        expect(page.locator("[data-winner] h2")).to_contain_text(
+            f"A tie: {PLAYERS[1]}, {PLAYERS[5]} share the win!")
+        expect(page.locator("[data-winner] tr.won")).to_have_count(2)
+        expect(page.locator("[data-winner] .best")).to_contain_text("5 points (turn 2)")
+        # Nothing else happens on that game: the waiting move and the buttons are gone.
+        assert page.locator(".pending, [data-action=confirm], [data-action=undo]").count() == 0
+        assert page.locator(".camera").count() == 0
+    assert inside_viewport(tv, "[data-winner]") and overflow(tv)["y"] == 0
+    tv.screenshot(path=str(DOCS / "tv-winner.png"))
+
+    # The archive: the winner; an unfinished game can be resumed; an empty game is listed only
+    # while it is the one at the table.
+    colours = live.app.config["COLOURS"]
+    empty = live.games.create(("Cy", "Di"), colours).row.id
+    unfinished = live.game(players=("Ann", "Bob"), turns=TURNS[:2])
+    newest = live.games.create(("Ed", "Flo"), colours).row.id
+    unfinished_row = f"[data-game-row='{unfinished}']"
+    archive = open_page("phone", f"{live.base}/games")
+    expect(archive.locator("[data-game-row]")).to_have_count(3)
+    assert archive.locator(f"[data-game-row='{empty}']").count() == 0
+    assert archive.locator(f"[data-game-row='{newest}'] a", has_text="Resume").count() == 1
+    expect(archive.locator(f"[data-game-row='{game}']")).to_contain_text(
+        f"A tie: {PLAYERS[1]}, {PLAYERS[5]}.")
+    archive.click(f"{unfinished_row} [data-action=resume]")
+    archive.wait_for_url(f"**/games/{unfinished}/tablet")
+    expect(archive.locator(".turns li")).to_have_count(2)
+
+
+def test_player_history_counts_by_name_and_merges(live, open_page):
+    from playwright.sync_api import expect
+
+    for players in (("Ann", "Bob"), ("ann ", "Cy"), ("Annie", "Bob")):
+        game = live.game(players=players, turns=TURNS[:2])
+        live.games.act(game, "finish", {"went_out": None})
+    page = open_page("landscape tablet", f"{live.base}/players")
+    ann = page.locator("tr[data-player='ann ']")  # the latest spelling names the player
+    expect(ann.locator("td").nth(0)).to_have_text("2")  # games: "Ann" and "ann " are one
+    page.select_option("[data-merge] [name=name]", "Annie")
+    page.select_option("[data-merge] [name=into]", "ann ")
+    page.click("[data-merge] button[type=submit]")
+    expect(ann.locator("td").nth(0)).to_have_text("3")
+    expect(page.locator("tr[data-player='Annie']")).to_have_count(0)
+
+
+def test_arabic_tile_buttons_follow_the_board_picture(live, open_page):
+    game = live.games.create(("Ann", "Bob"), live.app.config["COLOURS"]).row.id
+    live.games.detected(tiles((0, 0, "RCi"), (2, 0, "RDi"), (1, 0, "RSq")), True, "", [])
+    page = open_page("phone", f"{live.base}/lang?code=ar&next=/games/{game}/tablet")
+    assert page.get_attribute("html", "dir") == "rtl"
+
+    def left_to_right(selector: str, label: str) -> list[str]:
+        found = page.eval_on_selector_all(selector, f"""els => els.map(e => [
+            e.getBoundingClientRect().x, {label}])""")
+        return [name for _, name in sorted(found)]
+
+    on_board = left_to_right(".board .new", "e.querySelector('use').getAttribute('href')")
+    buttons = left_to_right("[data-pending-tiles] button",
+                            "e.querySelector('use').getAttribute('href')")
+    assert on_board == buttons == ["#s-circle", "#s-square", "#s-diamond"]
+
+
+def test_tv_shows_a_new_turns_score_large_for_a_few_seconds(live, open_page):
+    from playwright.sync_api import expect
+
+    game = live.game()
+    tv = open_page("small tv", f"{live.base}/games/{game}/table")
+    expect(tv.locator("#flash")).to_be_hidden()  # not for the turns already played
+    live.games.confirm(game)  # the waiting blue square: 4 points for Alexandria
+    flash = tv.locator("#flash .last-move")
+    expect(flash).to_be_visible()
+    expect(flash).to_contain_text(f"{PLAYERS[0]} +4")
+    assert float(flash.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 72
+    expect(tv.locator("#flash")).to_be_hidden(timeout=8000)
+    expect(tv.locator(".banner .last-move")).to_contain_text("+4")

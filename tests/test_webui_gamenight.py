@@ -1,0 +1,167 @@
+"""Game-night features on the server side: Redo, resuming a game, the Qwirkle watch switch,
+the winner moment, the archive and player history; and what each refuses, with a message."""
+
+from __future__ import annotations
+
+import pytest
+from webui_support import ROW, Table, make_app
+
+from engine.table import Exchange, Place, TableGame
+from engine.tiles import Tile
+
+LINE_OF_FIVE = [{"x": x, "y": 0, "colour": "red", "shape": s}
+                for x, s in enumerate(("circle", "square", "diamond", "clover", "cross"))]
+
+
+@pytest.fixture
+def table(tmp_path):
+    return Table(make_app(tmp_path / "games.sqlite3"))
+
+
+def test_engine_insert_puts_a_voided_turn_back():
+    game = TableGame.new(("Ann", "Bob"))
+    game = game.play(Place(((0, 0, Tile("red", "star")), (1, 0, Tile("red", "circle")))))
+    game = game.play(Exchange(2)).play(Place(((2, 0, Tile("red", "clover")),)))
+    voided = game.void(1)
+    assert voided.insert(1, Exchange(2)) == game
+    with pytest.raises(IndexError):
+        voided.insert(5, Exchange(2))
+
+
+def test_redo_puts_back_a_removed_turn_where_it_was(table):
+    game = table.new_game()
+    table.place(game, ROW)
+    table.post(f"/api/games/{game}/turns", {"kind": "exchange", "count": 3})
+    table.place(game, [{"x": 3, "y": 0, "colour": "red", "shape": "square"}])
+    before = table.client.get(f"/api/games/{game}/state").json
+    removed = before["turns"][1]
+    assert table.delete(f"/api/games/{game}/turns/1").status_code == 200
+    response = table.post(f"/api/games/{game}/redo", {"index": 1, "turn": removed})
+    assert response.status_code == 200
+    assert response.json["turns"] == before["turns"]
+    assert response.json["players"] == before["players"]
+
+
+@pytest.mark.parametrize("payload, status, words", [
+    ({"index": 9, "turn": {"kind": "pass"}}, 400, "from 0 to 1"),
+    ({"index": True, "turn": {"kind": "pass"}}, 400, "from 0 to 1"),
+    ({"index": 0, "turn": {"kind": "dance"}}, 400, "kind must be"),
+    ({"index": 0, "turn": {"kind": "pass"}}, 409, "pass"),  # no pass while the bag is full
+    ({"index": 1, "turn": {"kind": "place", "tiles": ROW}}, 409, ""),  # cells already taken
+])
+def test_redo_refuses_what_cannot_be_put_back(table, payload, status, words):
+    game = table.new_game()
+    table.place(game, ROW)
+    response = table.post(f"/api/games/{game}/redo", payload)
+    assert response.status_code == status
+    assert words in response.json["error"]
+    assert len(table.client.get(f"/api/games/{game}/state").json["turns"]) == 1
+
+
+def test_resume_brings_an_older_game_back_and_refuses_a_finished_one(table):
+    old = table.new_game(["Ann", "Bob"])
+    table.place(old, ROW)
+    newer = table.new_game(["Cy", "Di"])
+    assert table.client.get("/api/state").json["id"] == newer
+    response = table.post(f"/api/games/{old}/resume")
+    assert response.status_code == 200 and response.json["current_game"] == old
+    assert table.client.get("/api/state").json["id"] == old
+    table.post(f"/api/games/{old}/finish", {"went_out": None})
+    response = table.post(f"/api/games/{old}/resume")
+    assert response.status_code == 409 and response.json["error"]
+    assert table.post("/api/games/99/resume").status_code == 404
+    assert table.client.post(f"/api/games/{old}/resume").status_code == 403  # no CSRF header
+
+
+def test_the_qwirkle_watch_switch(table):
+    game = table.new_game()
+    table.place(game, LINE_OF_FIVE)
+    board = table.client.get(f"/games/{game}/part/board?view=table").data.decode()
+    assert 'data-watch="red-star" data-unseen="3"' in board
+    for bad in ({}, {"qwirkle_watch": "no"}, {"qwirkle_watch": 0}):
+        response = table.post("/api/options", bad)
+        assert response.status_code == 400 and "qwirkle_watch" in response.json["error"]
+    assert table.client.post("/api/options", json={"qwirkle_watch": False}).status_code == 403
+    assert table.post("/api/options", {"qwirkle_watch": False}).json == {"qwirkle_watch": False}
+    assert table.client.get("/api/options").json == {"qwirkle_watch": False}
+    board = table.client.get(f"/games/{game}/part/board?view=table").data.decode()
+    assert "data-watch" not in board
+    # The choice outlives the server.
+    again = Table(make_app(table.app.config["DB_PATH"]))
+    assert again.client.get("/api/options").json == {"qwirkle_watch": False}
+
+
+def test_winner_moment_and_nothing_after_it(table):
+    game = table.new_game(["Ann", "Bob"])
+    table.place(game, ROW)
+    table.post(f"/api/games/{game}/pending", {"tiles": [{"x": 3, "y": 0, "colour": "red",
+                                                         "shape": "square"}]})
+    table.post(f"/api/games/{game}/finish", {"went_out": None})
+    for view in ("table", "tablet", "sheet"):
+        html = table.client.get(f"/games/{game}/{view}").data.decode()
+        assert "data-winner" in html and "<bdi class=\"name\">Ann</bdi> wins!" in html
+        assert "Best turn: <bdi class=\"name\">Ann</bdi>, 3 points (turn 1)." in html
+        assert 'data-action="confirm"' not in html and 'data-action="undo"' not in html
+        assert "Camera:" not in html
+
+
+def test_only_legal_actions_are_offered(table):
+    game = table.new_game()
+    actions = table.client.get(f"/games/{game}/part/actions").data.decode()
+    assert 'data-open="exchange-dialog"' in actions
+    assert 'data-action="pass"' not in actions and 'data-action="undo"' not in actions
+
+
+def test_pending_card_says_its_reason_once_and_shows_a_split(table):
+    game = table.new_game()
+    games = table.app.extensions["qwirkle_games"]
+    apart = (Tile("red", "star"), Tile("blue", "circle"))
+    reason_doubt = "no reading of the new tiles makes a legal move: "
+    games.detected([(0, 0, apart[0]), (5, 5, apart[1])], True, reason_doubt, [])
+    card = table.client.get(f"/games/{game}/part/pending?view=tablet").data.decode()
+    state = table.client.get(f"/api/games/{game}/state").json
+    assert not state["pending"]["legal"]
+    assert card.count("Not a legal move:") == 1
+    reason = state["pending"]["reason"]
+    assert reason and card.count(reason[:20]) <= 1
+    # A camera reading split into moves (issue 10's field): the card says which part.
+    state["pending"]["split"] = {"part": 1, "of": 2}
+    with table.app.test_request_context():
+        from flask import render_template
+
+        html = render_template("part_pending.html", state=state, view="tablet",
+                               authorized=True)
+    assert "Move 1 of 2, split from one camera reading." in html
+
+
+def test_archive_shows_winners_and_resume_and_hides_empty_games(table):
+    empty = table.new_game(["Cy", "Di"])
+    done = table.new_game(["Ann", "Bob"])
+    table.place(done, ROW)
+    table.post(f"/api/games/{done}/finish", {"went_out": None})
+    open_game = table.new_game(["Ed", "Flo"])
+    table.place(open_game, ROW)
+    html = table.client.get("/games").data.decode()
+    assert f'data-game-row="{empty}"' not in html
+    assert "<bdi class=\"name\">Ann</bdi> won." in html
+    assert f'/games/{open_game}/tablet">Resume' in html
+
+
+def test_player_history_by_name_and_merge(table):
+    for players, rows in ((["Ann", "Bob"], ROW), (["ann", "Cy"], ROW), (["Annie", "Bob"], [])):
+        game = table.new_game(players)
+        if rows:
+            table.place(game, rows)
+        table.post(f"/api/games/{game}/finish", {"went_out": None})
+    table.new_game(["Ann", "Bob"])  # unfinished: not counted
+    html = table.client.get("/players").data.decode()
+    assert '<tr data-player="ann"><th scope="row"><bdi class="name">ann</bdi></th><td>2</td>' \
+           '<td>2</td>' in html
+    assert table.post("/api/players/merge", {"name": "Annie", "into": "ANN"}).status_code == 200
+    html = table.client.get("/players").data.decode()
+    assert 'data-player="Annie"' not in html
+    ann = '<tr data-player="ann"><th scope="row"><bdi class="name">ann</bdi></th>'
+    assert f"{ann}<td>3</td>" in html
+    for bad in ({"name": "Bob", "into": "bob"}, {"name": "Bob"}, {"name": 1, "into": "Cy"}):
+        response = table.post("/api/players/merge", bad)
+        assert response.status_code == 400 and response.json["error"]

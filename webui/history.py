@@ -1,0 +1,112 @@
+"""Player history across games, the way score apps keep it: games, wins, average and best
+score, Qwirkles, per player.
+
+A player is their name: typed the same way (case and spacing aside) in two games, it is the
+same player. Players who typed their name two ways can be merged; a merge is kept in the
+database (table ``player_aliases``, one row per merged name) so it holds for later games too.
+Only finished games count: an abandoned game says nothing about who plays well.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+from contextlib import closing
+from dataclasses import dataclass
+
+from flask import Blueprint, current_app, jsonify, render_template
+from flask_babel import gettext as _
+
+from engine.table import TableGame
+
+from .api import body, games
+from .auth import needs_token
+from .codec import PayloadError
+
+bp = Blueprint("history", __name__)
+
+SCHEMA = "CREATE TABLE IF NOT EXISTS player_aliases (name TEXT PRIMARY KEY, player TEXT NOT NULL)"
+
+
+def name_key(name: str) -> str:
+    """Names that differ only in case or spacing are one player."""
+    return " ".join(name.split()).casefold()
+
+
+def _connect() -> sqlite3.Connection:
+    db = sqlite3.connect(current_app.config["DB_PATH"], timeout=10, isolation_level=None)
+    db.execute(SCHEMA)
+    return db
+
+
+def aliases() -> dict[str, str]:
+    """Merged names: a name's key -> the key of the player it was merged into."""
+    with closing(_connect()) as db:
+        return dict(db.execute("SELECT name, player FROM player_aliases").fetchall())
+
+
+def merge(name: str, into: str) -> None:
+    """From now on ``name`` counts as ``into`` (and so does anything merged into ``name``)."""
+    source, target = name_key(name), aliases().get(name_key(into), name_key(into))
+    if not source or not target or source == target:
+        raise PayloadError(_("Choose two different players to merge."))
+    with closing(_connect()) as db:
+        db.execute("UPDATE player_aliases SET player = ? WHERE player = ?", (target, source))
+        db.execute("INSERT INTO player_aliases (name, player) VALUES (?, ?) ON CONFLICT(name) "
+                   "DO UPDATE SET player = excluded.player", (source, target))
+
+
+@dataclass
+class PlayerRecord:
+    """One player's record over the finished games."""
+
+    name: str
+    """The name as last typed."""
+    games: int = 0
+    wins: int = 0
+    points: int = 0
+    best: int = 0
+    qwirkles: int = 0
+
+    @property
+    def average(self) -> float:
+        return self.points / self.games if self.games else 0.0
+
+
+def player_records(tables: Iterable[TableGame], merged: dict[str, str]) -> list[PlayerRecord]:
+    """Each player's record from the finished games, oldest game first (so the name shown is
+    the latest spelling); best players first."""
+    records: dict[str, PlayerRecord] = {}
+    for table in tables:
+        if not table.ended:
+            continue
+        top = max(table.totals)
+        for seat, name in enumerate(table.players):
+            key = merged.get(name_key(name), name_key(name))
+            record = records.setdefault(key, PlayerRecord(name))
+            record.name = name if key == name_key(name) else record.name
+            total = table.totals[seat]
+            record.games += 1
+            record.wins += total == top
+            record.points += total
+            record.best = max(record.best, total)
+            record.qwirkles += table.qwirkles[seat]
+    return sorted(records.values(), key=lambda r: (-r.wins, -r.average, r.name.casefold()))
+
+
+@bp.get("/players")
+def players_page():
+    tables = [games().get(row.id).table for row in reversed(games().rows())]
+    return render_template("players.html", view="players",
+                           players=player_records(tables, aliases()))
+
+
+@bp.post("/api/players/merge")
+@needs_token
+def merge_players():
+    data = body()
+    name, into = data.get("name"), data.get("into")
+    if not isinstance(name, str) or not isinstance(into, str):
+        raise PayloadError(_("Send the two names as {\"name\": ..., \"into\": ...}."))
+    merge(name, into)
+    return jsonify({"merged": name_key(name), "into": name_key(into)})
