@@ -113,9 +113,8 @@ def _index(table: TableGame, index: object) -> int:
 class Verdict:
     legal: bool
     score: int | None
-    reason: str
+    refusal: Refusal | None
     lines: tuple[Line, ...] = ()
-    refusal: Refusal | None = None
 
 
 def evaluate(table: TableGame, tiles: Sequence[Placed]) -> Verdict:
@@ -127,8 +126,8 @@ def evaluate(table: TableGame, tiles: Sequence[Placed]) -> Verdict:
     try:
         after = table.play(Place(tuple(tiles)))
     except IllegalMove as error:
-        return Verdict(False, None, str(error), refusal=error.refusal)
-    return Verdict(True, after.turns[-1].score, "", check_move(table.board, tiles).lines)
+        return Verdict(False, None, error.refusal)
+    return Verdict(True, after.turns[-1].score, None, check_move(table.board, tiles).lines)
 
 
 class Games:
