@@ -81,7 +81,8 @@ def qwirkle_watch(board: Board, unseen: Mapping[Tile, int],
     for cells in _runs(board):
         if len(cells) != WATCHED:
             continue
-        tile = completing_tile(tuple(board.get(c) for c in cells), colours)  # type: ignore[arg-type]
+        tile = completing_tile(tuple(t for c in cells if (t := board.get(c)) is not None),
+                               colours)
         if tile is None:
             continue
         (x0, y0), (x1, y1) = cells[0], cells[-1]

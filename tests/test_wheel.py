@@ -83,7 +83,8 @@ def test_qwirkle_scan_runs_from_the_installed_wheel(wheel, tmp_path):
     site = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
                           capture_output=True, text=True, check=True).stdout.strip()
     # The dependencies from this environment, after the fresh one's own site-packages.
-    Path(site, "test-dependencies.pth").write_text(sysconfig.get_path("purelib") + "\n")
+    ours = dict.fromkeys(sysconfig.get_path(kind) for kind in ("purelib", "platlib"))
+    Path(site, "test-dependencies.pth").write_text("".join(f"{path}\n" for path in ours))
     installed = subprocess.run(
         [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps",
          "--no-index", "-q", str(wheel)],

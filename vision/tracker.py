@@ -34,7 +34,7 @@ dropped tile) are kept apart as off the board and never join a move.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 import cv2
@@ -333,7 +333,7 @@ class MoveTracker:
         return gone + found
 
     def _appeared(self, frame: Frame, reg: Registration,
-                  new: list[tuple[Cell, object]]) -> list[float | None]:
+                  new: Sequence[tuple[Cell, object]]) -> list[float | None]:
         """When each new tile appeared in the frames (None where the gate cannot say)."""
         if frame.still or reg.homography is None:
             return [None] * len(new)

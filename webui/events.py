@@ -66,7 +66,7 @@ def event_cache() -> EventCache:
     return app.extensions.setdefault("qwirkle_event_cache", EventCache(app))
 
 
-def stream(chunks: Iterator[str | bytes], mimetype: str) -> Response:
+def stream(chunks: Iterator[str] | Iterator[bytes], mimetype: str) -> Response:
     """A streamed response that holds one of the gate's slots until waitress closes it."""
     leave: Callable[[], None] | None = gate().enter(request.remote_addr or "")
     if leave is None:

@@ -418,11 +418,11 @@ class Games:
             return game
 
     @staticmethod
-    def _removals(table: TableGame, gone: set[Cell]) -> list[tuple[str, dict[str, Any]]]:
+    def _removals(table: TableGame, gone: set[Cell]) -> list[tuple[Event, dict[str, Any]]]:
         """The edits that take ``gone`` cells out of the confirmed turns, last turn first so
         that voiding one leaves the earlier turns' numbers as they are. Checked here as a
         whole, so a refused one records none of them."""
-        actions: list[tuple[str, dict[str, Any]]] = []
+        actions: list[tuple[Event, dict[str, Any]]] = []
         for record in reversed(table.turns):
             turn = record.turn
             if not isinstance(turn, Place) or not any((x, y) in gone for x, y, _ in turn.tiles):

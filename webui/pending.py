@@ -12,23 +12,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.board import Cell, Placed
-from engine.refusals import Refusal
-from engine.rules import IllegalMove, Line, check_move
+from engine.rules import IllegalMove, MoveCheck, check_move
 from engine.table import Place, TableGame
 from engine.tiles import Tile
 from vision.decode import REOFFERED
 
 
-@dataclass(frozen=True)
-class Verdict:
-    legal: bool
-    score: int | None
-    reason: str
-    lines: tuple[Line, ...] = ()
-    refusal: Refusal | None = None
-
-
-def evaluate(table: TableGame, tiles: Sequence[Placed]) -> Verdict:
+def evaluate(table: TableGame, tiles: Sequence[Placed]) -> MoveCheck:
     """Whether placing these tiles is legal now, its score and scoring lines, or why not.
 
     The table game judges legality (it also knows how many copies are left); the rules give
@@ -37,8 +27,8 @@ def evaluate(table: TableGame, tiles: Sequence[Placed]) -> Verdict:
     try:
         after = table.play(Place(tuple(tiles)))
     except IllegalMove as error:
-        return Verdict(False, None, str(error), refusal=error.refusal)
-    return Verdict(True, after.turns[-1].score, "", check_move(table.board, tiles).lines)
+        return MoveCheck(False, None, error.refusal)
+    return MoveCheck(True, after.turns[-1].score, None, check_move(table.board, tiles).lines)
 
 
 @dataclass(frozen=True)
@@ -46,7 +36,7 @@ class PendingMove:
     """A move the camera saw, waiting for a player to confirm, fix or dismiss it."""
 
     tiles: tuple[Placed, ...]
-    verdict: Verdict
+    verdict: MoveCheck
     needs_confirmation: bool
     # Per tile (same order as tiles): the classifier's runner-up labels, best first, so the
     # Fix menu can offer the likeliest corrections first.

@@ -50,10 +50,9 @@ def _tile(text: str) -> Tile:
 
 
 def fields(match: re.Match[str]) -> dict[str, str]:
-    """A reason's details, ready for the translated sentence: the named group ``inner`` (an
-    engine reason inside a reason) or ``note`` (a doubt inside a doubt) becomes ``reason``,
-    ``tile`` and ``other`` tile names, ``who`` a ``name``, ``choices`` the camera's "this
-    tile or that" pairs."""
+    """A doubt's details, ready for the translated sentence: the named group ``inner`` (the
+    rules' reason quoted in a doubt) or ``note`` (a doubt inside a doubt) becomes ``reason``,
+    ``tile`` and ``other`` tile names, ``choices`` the camera's "this tile or that" pairs."""
     found: dict[str, str] = {}
     for key, value in match.groupdict().items():
         if key == "inner":
@@ -173,13 +172,14 @@ def say_quoted(text: str) -> str:
     raise UnknownText(text)
 
 
+# How to say a phrasing: a sentence with its details, or, where a number decides the grammar,
+# a function of the details and that number (``left``).
+Say: TypeAlias = LazyString | Callable[[dict[str, str], int], str]
+
 _CHOICE = rf"{_CELL} {_TILE} or {_TILE}"
 # What the camera says when it is unsure of a move (vision/decode.py, vision/register.py,
 # vision/tracker.py): several of these joined by "; ", those about tiles away from the move
 # prefixed "note: ".
-# How to say a phrasing: a sentence with its details, or, where a number decides the grammar,
-# a function of the details and that number (``left``).
-Say: TypeAlias = LazyString | Callable[[dict[str, str], int], str]
 _DOUBTS: list[tuple[str, Say]] = [
     (r"note: (?P<note>.+)", _l("Elsewhere on the table: %(reason)s")),
     (r"(?P<n>\d+) new tiles: more than one move\? \(.+\)",

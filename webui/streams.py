@@ -46,7 +46,7 @@ class StreamGate:
             if address not in LOOPBACK and self._open[address] >= self.per_client:
                 return None
             self._open[address] += 1
-        left = []
+        left: list[bool] = []
 
         def leave() -> None:
             with self._lock:

@@ -140,7 +140,7 @@ def own_addresses(lan: str) -> tuple[str, ...]:
     name = socket.gethostname()
     found = [lan, name, f"{name}.local"]
     with contextlib.suppress(OSError):
-        found += [info[4][0] for info in socket.getaddrinfo(name, None, socket.AF_INET)]
+        found += [str(info[4][0]) for info in socket.getaddrinfo(name, None, socket.AF_INET)]
     return tuple(dict.fromkeys(n.lower() for n in found if n))
 
 
