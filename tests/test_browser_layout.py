@@ -14,6 +14,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from conftest import CHROMIUM
 from webui_support import make_app
 from werkzeug.serving import make_server
 
@@ -21,7 +22,6 @@ from engine.board import Placed
 from engine.table import Exchange, Place
 from engine.tiles import Tile
 
-CHROMIUM = Path("/usr/bin/chromium")
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 pytestmark = [
@@ -33,8 +33,6 @@ pytestmark = [
 # Six players with names as long as the app allows (24), in three scripts.
 PLAYERS = ("Alexandria Konstantinova", "ليلى عبد الرحمن الخطيب", "Bartholomew Fitzgerald-J",
            "Nguyễn Thị Phương Thảo", "Wilhelmina van der Merwe", "सिद्धार्थ चतुर्वेदी")
-SIZES = {"tv": (1920, 1080), "small tv": (1280, 720), "phone": (390, 844),
-         "tablet": (800, 1280), "landscape tablet": (1280, 800)}
 
 
 def tiles(*cells: tuple[int, int, str]) -> tuple[Placed, ...]:
@@ -91,40 +89,6 @@ def live(tmp_path):
     server = LiveServer(tmp_path / "games.sqlite3")
     yield server
     server.close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--no-first-run"])
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def open_page(browser):
-    """A page at one of SIZES; uncaught script errors fail the test."""
-    contexts, errors = [], []
-
-    def opener(size: str, url: str):
-        width, height = SIZES[size]
-        context = browser.new_context(viewport={"width": width, "height": height},
-                                      has_touch=width < 1000)
-        contexts.append(context)
-        page = context.new_page()
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto(url)
-        return page
-
-    yield opener
-    for context in contexts:
-        context.close()
-    assert errors == []
 
 
 def box(page, selector: str) -> dict:

@@ -1,0 +1,67 @@
+"""The undo case played on the tablet page, in a real browser, with the real tracker watching
+a scripted camera: the undone move's tiles stay on the table, come back as the move to
+confirm, and the game goes on as it was played."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from conftest import CHROMIUM
+from live_support import ScriptedCamera
+from webui_support import make_app
+from werkzeug.serving import make_server
+
+from vision.tracker import MoveTracker
+from webui.app import attach_live
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.filterwarnings("ignore::RuntimeWarning"),
+    pytest.mark.skipif(not CHROMIUM.exists(),
+                       reason="Debian's chromium is not installed (apt-get install chromium)"),
+]
+
+
+@pytest.fixture
+def served(tmp_path):
+    """The app with a live loop on a scripted camera, served by werkzeug in a thread."""
+    app = make_app(tmp_path / "games.sqlite3", SSE_MAX_S=3.0, CAMERA_RETRY_S=0.05)
+    camera = ScriptedCamera()
+    loop = attach_live(app, camera, lambda colours: MoveTracker(colours=colours))
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield app, camera, f"http://127.0.0.1:{server.port}"
+    server.shutdown()
+    loop.stop(timeout=1.0)
+    camera.end()
+
+
+def test_undo_on_the_tablet_offers_the_tiles_left_on_the_table(served, open_page):
+    from playwright.sync_api import expect
+    from replay_scenes import renders
+
+    app, camera, base = served
+    stills = renders().stills()
+    game = app.extensions["qwirkle_games"].create(("Ann", "Bob"), app.config["COLOURS"]).row.id
+    page = open_page("tablet", f"{base}/games/{game}/tablet")  # the laptop: already joined
+    confirm = page.locator("[data-action=confirm]")
+    for picture in stills[:3]:
+        camera.show(picture)
+        if picture is not stills[0]:
+            expect(confirm).to_be_enabled()
+            confirm.click()
+    expect(page.locator(".turns li")).to_have_count(2)
+    page.click("[data-action=undo]")
+    page.click("#ask-dialog [data-ask-yes]")
+    expect(page.locator(".turns li")).to_have_count(1)
+    # No new picture: the tiles still on the table are the move to confirm, on their own.
+    expect(page.locator(".pending [data-pending-tiles] li")).to_have_count(2)
+    expect(confirm).to_be_enabled()
+    confirm.click()
+    camera.show(stills[3])
+    expect(page.locator(".pending [data-pending-tiles] li")).to_have_count(1)
+    confirm.click()
+    expect(page.locator(".turns li")).to_have_count(3)
+    state = page.evaluate("fetch('/api/state').then((r) => r.json())")
+    assert [turn["score"] for turn in state["turns"]] == [3, 3, 4]
