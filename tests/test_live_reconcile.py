@@ -354,3 +354,26 @@ def test_redo_after_undo_takes_the_offered_tiles_back(table, stills):
     assert redone["pending"] is None and [p["score"] for p in redone["players"]] == [3, 3]
     camera.show(stills[3])
     assert confirm(t, game)["players"][0]["score"] == 7
+
+
+def test_the_table_is_right_takes_the_cameras_reading_of_a_misread_tile(table, stills):
+    t, camera = table
+    game = t.new_game()
+    camera.show(stills[0])
+    camera.show(stills[1])
+    confirm(t, game)
+    camera.show(stills[2])
+    pending = state(t)["pending"]["tiles"]
+    wrong = [dict(tile, colour="green", code="G" + tile["code"][1:]) for tile in pending]
+    t.post(f"/api/games/{game}/pending", {"tiles": wrong})  # a careless fix
+    assert not state(t)["pending"]["legal"]  # two green circles: the players' labels stand
+    t.post(f"/api/games/{game}/pending", {"tiles": [wrong[0], pending[1]]})
+    assert confirm(t, game)["turns"][1]["tiles"][0]["colour"] == "green"
+    camera.show(stills[3])
+    board = state(t)["camera_board"]
+    assert cells(board["relabelled"]) == {pending[0]["code"]} and not board["agrees"]
+    one = board["relabelled"][0]
+    fixed = t.post(f"/api/games/{game}/table/accept", {"cells": [[one["x"], one["y"]]]}).json
+    assert cells(fixed["turns"][1]["tiles"]) == shape(MOVE_2)
+    assert fixed["camera_board"]["agrees"]
+    assert confirm(t, game)["players"][0]["score"] == 7

@@ -112,7 +112,7 @@ def find_grid_map(board: dict[Cell, Tile], readings: Sequence,
     return min(contenders, key=lambda m: (_pixel_residual(m, readings, prior), -votes[m]))
 
 
-def _contradicts(guess, old: Tile) -> bool:
+def contradicts(guess, old: Tile) -> bool:
     """Whether a reading is sure the tile's shape or colour is not the confirmed one.
 
     Shape and colour are judged apart: a reading torn between red and purple still knows a
@@ -149,7 +149,7 @@ def register(board: Board, readings: Sequence, scan_homography: np.ndarray | Non
             continue
         reg.seen[cell] = r.guess
         old = known[cell]
-        if _contradicts(r.guess, old):
+        if contradicts(r.guess, old):
             reg.problems.append((f"tile at {cell} was {old}, now reads {r.guess.tile}", cell))
     reg.missing = sorted(set(known) - set(reg.seen))
     for cell in reg.missing:

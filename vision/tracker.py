@@ -47,7 +47,7 @@ from vision.classifier import TileGuess, classify_crops
 from vision.crops import CROP, extract_crops
 from vision.decode import REOFFERED, DetectedMove, decode_move, label_table, split_moves
 from vision.overlay import draw_board
-from vision.register import Registration, register
+from vision.register import Registration, contradicts, register
 from vision.scan import scan_image
 from vision.source import Frame
 from vision.stable import StableGate
@@ -360,11 +360,13 @@ class MoveTracker:
         return withdrawn
 
     def _see(self, reg: Registration, read: Iterable[tuple[Cell, object]]) -> None:
-        """Remember what this position showed on the board, in the board's labels."""
-        cells = [*reg.seen, *(cell for cell, _ in read)]
-        tiles = tuple(sorted((x, y, tile) for x, y in cells
-                             if (tile := self.board.get((x, y))) is not None))
-        self._view = replace(self._view, tiles=tiles)
+        """Remember what this position showed on the board: in the board's labels, except
+        where the camera clearly reads another tile (players may have confirmed a misread)."""
+        tiles = [(x, y, guess.tile if contradicts(guess, old) else old)
+                 for (x, y), guess in reg.seen.items()
+                 if (old := self.board.get((x, y))) is not None]
+        tiles += [(x, y, tile) for (x, y), _ in read if (tile := self.board.get((x, y)))]
+        self._view = replace(self._view, tiles=tuple(sorted(tiles)))
 
     def settled(self, moves: Iterable[DetectedMove]) -> list[DetectedMove]:
         """Earlier moves with the labels later pictures settled on (see :meth:`_weigh`)."""

@@ -342,7 +342,7 @@ class Games:
                                                                     strict=False)}
                 alternatives = tuple(by_cell.get((x, y), ()) for x, y, _ in tiles)
                 game.queue[0] = dataclasses.replace(old, tiles=tiles, needs_confirmation=True,
-                                                    alternatives=alternatives)
+                                                    alternatives=alternatives, fixed=True)
             self._queue_changed(game)
             self._touch()
             return game
@@ -394,13 +394,14 @@ class Games:
             self.on_rescan()
 
     def accept_table(self, game_id: int, cells: Sequence[Cell] | None) -> Game:
-        """"The table is right": the game gives up the tiles the camera does not see.
+        """"The table is right": the game takes the camera's board.
 
         Confirmed tiles the camera does not see leave their turns (a turn left empty is
-        voided), each change checked as an edit is; waiting tiles it does not see leave
-        their moves; tiles set aside that are gone are forgotten. Tiles the camera sees that
-        the game lacks are already offered as a move. ``cells`` limits this to those cells
-        (a fix tile by tile); None takes the camera's whole board.
+        voided), and those it reads as another tile take that label, each change checked as
+        an edit is; waiting tiles go the same way; tiles set aside that are gone are
+        forgotten. Tiles the camera sees that the game lacks are already offered as a move.
+        ``cells`` limits this to those cells (a fix tile by tile); None takes the camera's
+        whole board.
         """
         with self._lock:
             game = self.get(game_id)
@@ -408,26 +409,36 @@ class Games:
                 raise Conflict(_l("the game is over"), "game_over")
             if self.view is None or game_id != self.current_id():
                 raise Conflict(_l("the camera has not seen the table yet"), "camera_not_ready")
-            seen = {(x, y) for x, y, _ in self.view[0]}
-            gone = {cell for cell in game.expected_board()
-                    if cell not in seen and (cells is None or cell in cells)}
-            actions = self._removals(game.table, gone)
-            for kind, payload in actions:
+            seen = {(x, y): tile for x, y, tile in self.view[0]}
+            held = game.expected_board()
+            chosen = [cell for cell in held if cells is None or cell in cells]
+            gone = {cell for cell in chosen if cell not in seen}
+            relabel = {cell: seen[cell] for cell in chosen
+                       if cell in seen and seen[cell] != held.get(cell)}
+            for kind, payload in self._corrections(game.table, gone, relabel):
                 self.act(game_id, kind, payload)
+            game.queue = [dataclasses.replace(move, tiles=tuple(
+                (x, y, relabel.get((x, y), tile)) for x, y, tile in move.tiles))
+                for move in game.queue]
             self.withdrawn(sorted(gone))
             return game
 
     @staticmethod
-    def _removals(table: TableGame, gone: set[Cell]) -> list[tuple[Event, dict[str, Any]]]:
-        """The edits that take ``gone`` cells out of the confirmed turns, last turn first so
-        that voiding one leaves the earlier turns' numbers as they are. Checked here as a
-        whole, so a refused one records none of them."""
+    def _corrections(table: TableGame, gone: set[Cell], relabel: dict[Cell, Tile]
+                     ) -> list[tuple[Event, dict[str, Any]]]:
+        """The edits that take ``gone`` cells out of the confirmed turns and give
+        ``relabel`` cells their new tiles, last turn first so that voiding one leaves the
+        earlier turns' numbers as they are. Checked here as a whole, so a refused one records
+        none of them."""
         actions: list[tuple[Event, dict[str, Any]]] = []
+        touched = gone | set(relabel)
         for record in reversed(table.turns):
             turn = record.turn
-            if not isinstance(turn, Place) or not any((x, y) in gone for x, y, _ in turn.tiles):
+            if not isinstance(turn, Place) or not any((x, y) in touched
+                                                      for x, y, _ in turn.tiles):
                 continue
-            keep = tuple(t for t in turn.tiles if (t[0], t[1]) not in gone)
+            keep = tuple((x, y, relabel.get((x, y), tile)) for x, y, tile in turn.tiles
+                         if (x, y) not in gone)
             kind, payload = ((Event.REPLACE, {"index": record.index,
                                           "turn": turn_json(Place(keep))}) if keep
                              else (Event.VOID, {"index": record.index}))

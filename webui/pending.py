@@ -49,6 +49,8 @@ class PendingMove:
     # Tiles the camera still saw after the game lost them (an undo, a removed turn, tiles
     # taken back from "not a move", a new game over tiles).
     reoffered: bool = False
+    # Players fixed its tiles: their labels stand, the camera's runner-ups are not tried.
+    fixed: bool = False
 
 
 REREAD_LABELLINGS = 64
@@ -64,7 +66,7 @@ def reread(table: TableGame, move: PendingMove) -> PendingMove:
     the first tiles), and a legal reading found so is shown, flagged for a look.
     """
     verdict = evaluate(table, move.tiles)
-    if verdict.legal or not move.alternatives:
+    if verdict.legal or move.fixed or not move.alternatives:
         return dataclasses.replace(move, verdict=verdict)
     options = [(tile, *alts) for (_, _, tile), alts in zip(move.tiles, move.alternatives,
                                                            strict=False)]

@@ -56,7 +56,8 @@ def camera_board_json(game: Game, view: tuple[Sequence[Placed], Sequence[Placed]
     """What the camera sees next to what the game holds, for "the table is right".
 
     ``extra`` lies on the table but nowhere in the game (nor set aside); ``missing`` is in
-    the game (confirmed or waiting) but not on the table. None before the camera's first look.
+    the game (confirmed or waiting) but not on the table; ``relabelled`` are the camera's
+    readings of tiles the game holds as another tile. None before the camera's first look.
     """
     if view is None:
         return None
@@ -64,11 +65,13 @@ def camera_board_json(game: Game, view: tuple[Sequence[Placed], Sequence[Placed]
     seen = {(x, y) for x, y, _ in tiles}
     held = game.expected_board()
     extra = [p for p in tiles if (p[0], p[1]) not in held]
+    relabelled = [p for p in tiles if held.get((p[0], p[1])) not in (None, p[2])]
     missing = [p for p in held.placed() if (p[0], p[1]) not in seen
                and (p[0], p[1]) not in game.ignored]
     return {"tiles": placed_json(tiles), "off_board": placed_json(off_board),
             "extra": placed_json(extra), "missing": placed_json(missing),
-            "agrees": not extra and not missing}
+            "relabelled": placed_json(relabelled),
+            "agrees": not extra and not missing and not relabelled}
 
 
 def game_json(game: Game) -> dict[str, Any]:
