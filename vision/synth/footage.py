@@ -80,6 +80,9 @@ HARDEST_STYLE = replace(CLIP_STYLE, hold=1.0, hold_max=3.0, wobble_px=1.5, flick
 flicker, pauses of 1-3 s, a lamp, reaches that place nothing, a knocked camera, an arm
 resting at the edge for 30 s and two moves made during a 10-s outage."""
 
+ROUGH_STYLE = replace(CLIP_STYLE, hold=1.2, wobble_px=1.0, flicker=0.05, knock_at=10)
+"""A rough real game night: 1-px wobble, +-5 % flicker, 1.2-s pauses, a knocked camera."""
+
 
 @dataclass(frozen=True)
 class GameScript:
