@@ -42,6 +42,7 @@ def test_two_turns_in_one_picture_are_split_in_the_only_legal_order():
     assert [m.split for m in moves] == [(1, 2), (2, 2)]
     assert all(m.needs_confirmation for m in moves)
     assert "move 1 of 2" in moves[0].reason and "not known" in moves[0].reason
+    assert "other order" not in moves[0].reason  # turn 2 needs turn 1's yellow circle
     # each part scored on the board the part before it left
     first = check_move(BOARD, list(moves[0].tiles))
     assert moves[0].score == first.score
@@ -69,6 +70,7 @@ def test_fewest_parts_win_when_the_order_allows_several():
     moves = split_moves(BOARD, new)
     assert len(moves) == 2
     assert {len(m.tiles) for m in moves} == {1, 3}
+    assert "other order is legal too" in moves[0].reason  # nothing tells which came first
 
 
 def test_no_legal_split_is_said_plainly_by_returning_none():

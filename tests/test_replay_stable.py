@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from vision.stable import StableGate
 
 
-def _table(tiles: int, seed: int = 0) -> np.ndarray:
+def _table(tiles: int, seed: int = 0, wood: tuple[int, int, int] | None = None) -> np.ndarray:
     """A dim 960 x 720 table with ``tiles`` 26-px tiles in a row near the middle.
 
     As in a rendered game whose camera frames the final board: after the thumbnail's blur two
-    more tiles change about 0.05 % of it, under the old fixed threshold of 0.1 %.
+    more tiles change about 0.05 % of it, under the old fixed threshold of 0.1 %. A ``wood``
+    colour gives a lighter table with grain in both directions, as a real one has.
     """
     rng = np.random.default_rng(seed)
     image = np.empty((720, 960, 3), np.float32)
-    image[:] = (50, 70, 130)
+    image[:] = (50, 70, 130) if wood is None else wood
     image += rng.normal(0, 6, (720, 1, 1))  # grain along x
+    if wood is not None:  # knots and rings across it too
+        image += cv2.GaussianBlur(rng.normal(0, 60, (720, 960)), (0, 0), 3)[..., None]
     for i in range(tiles):
         x = 470 + 27 * i
         image[347:373, x:x + 26] = (45, 45, 45)
@@ -53,3 +57,100 @@ def test_with_big_cells_the_same_change_is_taken_for_drift():
     assert _fires(gate, _table(1), 0.0) == 1
     assert _fires(gate, _hand(_table(1)), 1.5, 0.3) == 0
     assert _fires(gate, _table(3), 1.8) == 0
+
+
+# --------------------------------------------------------------------------- a camera that moves
+
+
+def _shoot(image: np.ndarray, rng: np.random.Generator, wobble: float = 1.5,
+           flicker: float = 0.08, shift: tuple[float, float] = (0.0, 0.0),
+           turn: float = 0.0) -> np.ndarray:
+    """The table through a wobbly camera: jitter, a lasting shift and turn, flicker, noise."""
+    h, w = image.shape[:2]
+    matrix = cv2.getRotationMatrix2D((w / 2, h / 2), turn, 1.0)
+    matrix[:, 2] += np.array(shift) + rng.normal(0, wobble, 2)
+    moved = cv2.warpAffine(image.astype(np.float32), matrix, (w, h),
+                           borderMode=cv2.BORDER_REFLECT)
+    moved *= 1 + rng.uniform(-flicker, flicker)
+    return np.clip(moved + rng.normal(0, 2.5, moved.shape), 0, 255).astype(np.uint8)
+
+
+def _film(gate: StableGate, scenes: list[tuple[np.ndarray, float]], rng, start: float = 0.0,
+          **camera) -> list[float]:
+    """Feed each (scene, seconds) at 10 fps; the times at which the gate let a frame through."""
+    fired, t = [], start
+    for image, seconds in scenes:
+        for _ in range(round(seconds * 10)):
+            if gate.update(_shoot(image, rng, **camera), t):
+                fired.append(round(t, 1))
+            t += 0.1
+    return fired
+
+
+def test_wobble_and_flicker_are_not_change_and_a_one_second_pause_is_enough():
+    rng = np.random.default_rng(1)
+    gate = StableGate()
+    table = _table(1)
+    scenes = [(table, 2.0)]
+    for tiles in (3, 5, 7):  # two tiles a move, a reach, then a pause of one second
+        scenes += [(_hand(table), 1.0), (_table(tiles), 1.0)]
+        table = _table(tiles)
+    fired = _film(gate, scenes, rng)
+    # the first still scene, then each move, reported within a second of the hand leaving
+    assert len(fired) == 4
+    assert all(0.4 <= f - settle < 1.0 for f, settle in zip(fired[1:], (3.0, 5.0, 7.0),
+                                                            strict=True))
+
+
+def test_a_knocked_camera_that_stays_shifted_and_turned_costs_no_scan():
+    rng = np.random.default_rng(2)
+    gate = StableGate()
+    assert _film(gate, [(_table(3), 2.0)], rng) == [0.5]
+    knocked = _film(gate, [(_table(3), 3.0)], rng, start=2.0, shift=(14.0, -5.0), turn=1.5)
+    assert knocked == []
+    # and a move after the knock is still seen
+    moved = _film(gate, [(_hand(_table(3)), 1.0), (_table(5), 1.5)], rng, start=5.0,
+                  shift=(14.0, -5.0), turn=1.5)
+    assert len(moved) == 1
+
+
+def test_an_arm_resting_at_the_edge_is_never_still():
+    rng = np.random.default_rng(3)
+    gate = StableGate()
+    gate.region = (0.45, 0.4, 0.7, 0.6)  # the tiles' area, as the tracker sets it
+    resting = _table(3)
+    resting[300:420, 860:] = (110, 140, 200)  # an arm from the right edge, off the tiles
+    assert _film(gate, [(_table(1), 2.0)], rng, wobble=0.5) == [0.5]
+    assert _film(gate, [(resting, 30.0)], rng, start=2.0, wobble=0.5) == []
+    assert len(_film(gate, [(_table(3), 1.5)], rng, start=32.0, wobble=0.5)) == 1
+
+
+def test_the_gate_records_the_order_in_which_tiles_appeared():
+    rng = np.random.default_rng(4)
+    gate = StableGate()
+    light = (60, 100, 140)
+
+    def table(tiles: int) -> np.ndarray:
+        return _table(tiles, wood=light)
+
+    _film(gate, [(table(1), 1.0)], rng, wobble=0.5)
+    # a hand lays tile 2, goes, and tile 3 follows with no pause worth the name
+    _film(gate, [(_hand(table(1)), 0.5), (table(2), 0.3), (_hand(table(2)), 0.5)], rng,
+          start=1.0, wobble=0.5)
+    assert _film(gate, [(table(3), 1.0)], rng, start=2.3, wobble=0.5)
+    second, third = gate.appeared_at(np.array([[470 + 27 + 13, 360], [470 + 54 + 13, 360]]),
+                                     (720, 960))
+    assert second is not None and third is not None and second + 0.5 < third
+    assert not gate.unseen
+
+
+def test_a_position_that_changed_unseen_is_marked():
+    rng = np.random.default_rng(5)
+    gate = StableGate()
+    wood = (60, 100, 140)
+    _film(gate, [(_table(1, wood=wood), 1.0)], rng)
+    # frames stop for ten seconds, and four tiles more lie there when they come back
+    assert _film(gate, [(_table(5, wood=wood), 1.0)], rng, start=11.0)
+    assert gate.unseen
+    appeared = gate.appeared_at(np.array([[470 + 27 * k + 13, 360] for k in (1, 4)]), (720, 960))
+    assert appeared == [11.0, 11.0]  # together: the frames give no order

@@ -52,9 +52,10 @@ SPLIT_CHECKS = 3000
 SPLIT_LABELLINGS = 16
 """Joint labellings tried per candidate part (a whole move's decoding tries more)."""
 
-ORDER_SLACK = 0.3
+ORDER_SLACK = 0.5
 """Seconds by which a tile of an earlier part may have appeared after one of a later part:
-the hand that lays a move covers its tiles a moment before they can be seen."""
+the hand that lays a move covers its tiles a moment before they can be seen, and a reach
+takes a second or more, so two turns' tiles appear further apart than this."""
 
 
 @dataclass(frozen=True)
@@ -286,10 +287,13 @@ def split_moves(board: Board, new: Sequence[tuple[Cell, object]],
     if result is None or len(result[1]) < 2:
         return None
     (late, count, _), parts = result
-    ordered = any(t is not None for t in times)
+    known = [t for t in times if t is not None]
+    ordered = bool(known) and max(known) - min(known) > ORDER_SLACK
     how = ("in the order the tiles appeared" if ordered and not late
            else "the order the tiles appeared is not known" if not ordered
            else "against the order the tiles seemed to appear")
+    if not ordered and _legal_in_turn(board, [legal[0][1] for _, legal in reversed(parts)]):
+        how += "; the other order is legal too: check whose turn each was"
     moves = []
     for k, (part, legal) in enumerate(parts, 1):
         reasons = [f"move {k} of {count} read from one still picture: the camera did not see "
@@ -306,6 +310,15 @@ def split_moves(board: Board, new: Sequence[tuple[Cell, object]],
         moves.append(DetectedMove(tiles, score, True, "; ".join(reasons),
                                   guesses=tuple(new[i][1] for i in part), split=(k, count)))
     return moves
+
+
+def _legal_in_turn(board: Board, moves: Sequence[Sequence[Placed]]) -> bool:
+    """Whether the moves, made one after another from ``board``, are each legal."""
+    for move in moves:
+        if not check_move(board, move).legal:
+            return False
+        board = board.with_tiles(move)
+    return True
 
 
 def _line_parts(board: Board, cells: Sequence[Cell],

@@ -65,8 +65,14 @@ is taken for drift and the move is never scanned. At rest the change measures 0.
 SMALLEST_CELL = 1 / 48
 """The cell side (share of the frame width) assumed until the tracker has measured one."""
 
-HAND_FRACTION = 0.015
-"""A changed blob this large (share of the frame) touching the frame edge is an arm."""
+HAND_FRACTION = 0.005
+"""A changed blob this large (share of the frame) reaching the frame edge is an arm: a hand
+resting at the edge shows only a wrist's width of arm, about 1 % of the thumbnail."""
+
+EDGE_BAND = 4
+"""Thumbnail pixels (inside ``MARGIN``) within which a blob reaches the frame edge: a flat
+arm crossing the edge differs little from its own mirror image, which the light removal
+blurs in, so its change fades out before the edge."""
 
 GLOBAL_FRACTION = 0.3
 """Beyond this share of changed pixels the view changed wholesale: blobs mean nothing."""
@@ -81,13 +87,22 @@ ARM_PATIENCE = 60.0
 Twice the 30 s a player may rest an arm at the table's edge; only something left lying at
 the edge of the picture (a box, a cup) stays that long, and it must not stop the game."""
 
+STILL_FRAMES = 10
+"""At most this many frames of a still spell are averaged before comparing with the reference."""
+
+SINCE_GAP = 0.5
+"""Seconds a pixel must agree with the reference again before its change counts as over."""
+
+KNOCK_TURN = np.radians(0.5)
+"""A camera turned further than this was knocked: the turn is tried again in later frames."""
+
 OUTAGE_SECONDS = 1.0
 """A gap between frames this long means the camera was away: what changed was not seen."""
 
 MIN_RESPONSE = 0.05
 """Phase correlation peaks weaker than this (a plain table) say nothing."""
 
-REFINE_AGREE = (0.6, 0.3, 0.15, 0.15)
+REFINE_AGREE = (0.6, 0.3, 0.15)
 """Each refining step of the camera motion uses the pixels that differ less than this."""
 
 SLACK_PX = 0.3
@@ -152,24 +167,43 @@ def camera_motion(before: np.ndarray, now: np.ndarray, turns: tuple[float, ...] 
     motion = max((_turned_shift(before, now, turn) for turn in turns), key=lambda m: m[1])[0]
     h, w = before.shape
     m = MARGIN
-    gy, gx = np.gradient(before)
-    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
-    ys -= (h - 1) / 2
-    xs -= (w - 1) / 2
-    jacobian = np.stack([gx, gy, gy * xs - gx * ys])[:, m:-m, m:-m].reshape(3, -1)
+    jacobian = _jacobian(before)
     for agree in REFINE_AGREE:
         back = cv2.warpAffine(now, motion.matrix((h, w)), (w, h),
                               flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                               borderMode=cv2.BORDER_REPLICATE)
         residual = (back - before)[m:-m, m:-m].reshape(-1)
-        keep = np.abs(residual) < agree
+        keep = (np.abs(residual) < agree).astype(np.float32)
         if keep.sum() < 100:
             break
-        jk = jacobian[:, keep]
-        step = np.linalg.lstsq(jk @ jk.T, -jk @ residual[keep], rcond=None)[0]
+        weighted = jacobian * keep
+        step = np.linalg.solve(weighted @ jacobian.T + 1e-6 * np.eye(3), -weighted @ residual)
         motion = Motion(motion.dx + float(step[0]), motion.dy + float(step[1]),
                         motion.angle + float(step[2]))
     return motion
+
+
+def _jacobian(before: np.ndarray, cache: dict = {}) -> np.ndarray:  # noqa: B006  # a cache
+    """How each compared pixel of ``before`` changes with a shift in x, in y, and a turn.
+
+    Kept for the last few thumbnails: the reference and the anchor are compared with frame
+    after frame.
+    """
+    key = id(before)
+    if key in cache and cache[key][0] is before:
+        return cache[key][1]
+    h, w = before.shape
+    m = MARGIN
+    gy, gx = np.gradient(before)
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    ys -= (h - 1) / 2
+    xs -= (w - 1) / 2
+    jacobian = np.ascontiguousarray(
+        np.stack([gx, gy, gy * xs - gx * ys])[:, m:-m, m:-m].reshape(3, -1), np.float32)
+    if len(cache) >= 4:
+        cache.pop(next(iter(cache)))
+    cache[key] = (before, jacobian)
+    return jacobian
 
 
 def _turned_shift(before: np.ndarray, now: np.ndarray, turn: float) -> tuple[Motion, float]:
@@ -192,7 +226,8 @@ def changed_mask(reference: np.ndarray, now: np.ndarray, motion: Motion) -> np.n
     In the reference's pixels, ``MARGIN`` cut off each border (where the moved camera brings
     in picture the reference never had). On an edge a camera motion fitted a little off
     leaves a difference of its error times the edge's steepness, so the level rises there by
-    ``SLACK_PX`` times the steepness: a tile laid changes the flat cell it covers anyway.
+    ``SLACK_PX`` times the steepness, where both pictures have an edge: a tile laid on a flat
+    cell, or taken off one, changes it at full sensitivity.
     """
     h, w = reference.shape
     back = cv2.warpAffine(now, motion.matrix((h, w)), (w, h),
@@ -200,7 +235,7 @@ def changed_mask(reference: np.ndarray, now: np.ndarray, motion: Motion) -> np.n
                           borderMode=cv2.BORDER_REPLICATE)
     m = MARGIN
     ref, back = reference[m:-m, m:-m], back[m:-m, m:-m]
-    return np.abs(back - ref) > DIFF_LEVEL + SLACK_PX * np.maximum(_steepness(ref),
+    return np.abs(back - ref) > DIFF_LEVEL + SLACK_PX * np.minimum(_steepness(ref),
                                                                    _steepness(back))
 
 
@@ -221,8 +256,8 @@ def arm_over(mask: np.ndarray, region: tuple[float, float, float, float] | None)
     blobs = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(blobs)
     h, w = mask.shape
-    edge = np.zeros((h, w), bool)
-    edge[[0, -1], :] = edge[:, [0, -1]] = True
+    edge = np.ones((h, w), bool)
+    edge[EDGE_BAND:-EDGE_BAND, EDGE_BAND:-EDGE_BAND] = False
     if region is not None:
         rx0, ry0, rx1, ry1 = region
         ys, xs = np.mgrid[0:h, 0:w]
@@ -251,12 +286,14 @@ class StableGate:
     _reference: np.ndarray | None = None
     _motion: Motion = field(default_factory=Motion)
     _since: np.ndarray | None = None
+    _last: np.ndarray | None = None
     _appeared: tuple[np.ndarray, Motion] | None = None
     _moving_frames: int = 0
     _gap: bool = False
     _still_since: float = 0.0
     _done: bool = False
     _searched: bool = False
+    _still: list[np.ndarray] = field(default_factory=list)
 
     def update(self, image: np.ndarray, t: float) -> bool:
         thumb = thumbnail(image)
@@ -266,19 +303,26 @@ class StableGate:
             return False
         self._gap |= t - self._last_t >= OUTAGE_SECONDS
         self._last_t = t
-        moving = (changed_mask(self._anchor, thumb, camera_motion(self._anchor, thumb)).mean()
-                  > MOTION_FRACTION)
-        if moving:
+        stirred = changed_mask(self._anchor, thumb, camera_motion(self._anchor, thumb)).mean()
+        moving = stirred > MOTION_FRACTION
+        # A few pixels changing on a judged still scene are too little to call motion, but
+        # enough to look again: the frames may have cut to faint new tiles (an outage).
+        if moving or (stirred and self._done):
             self._anchor, self._still_since, self._done = thumb, t, False
-            self._moving_frames, self._searched = self._moving_frames + 1, False
+            self._moving_frames, self._searched, self._still = self._moving_frames + 1, False, []
         if self._reference is not None and not self._done:
             self._watch(thumb, t)  # a still scene already judged needs no watching
-        if moving:
+        if moving or self._done:
             return False
+        self._still.append(thumb)
         settled = t - self._still_since
-        if self._done or settled < self.still_seconds:
+        if settled < self.still_seconds:
             return False
+        # the still spell's mean: a fifth of the noise and flicker of one frame, for the
+        # faint change of two small tiles on a dim table
+        thumb = np.mean(self._still[-STILL_FRAMES:], axis=0)
         if self._reference is not None:
+            self._motion = camera_motion(self._reference, thumb, self._turns())
             mask = changed_mask(self._reference, thumb, self._motion)
             changed = mask.mean()
             h, w = thumb.shape
@@ -293,17 +337,30 @@ class StableGate:
                 self._motion = camera_motion(self._reference, thumb, TURNS)
                 return False
         self.unseen = self._gap or (self._reference is not None and self._moving_frames <= 2)
-        self._appeared = None if self._since is None else (self._since, self._motion)
+        self._appeared = None if self._since is None else (
+            np.where(t - self._last <= SINCE_GAP, self._since, np.inf), self._motion)
         self._rebase(thumb)
         self._done = True
         return True
 
     def _watch(self, thumb: np.ndarray, t: float) -> None:
-        """Track the camera against the reference and when each pixel started to differ."""
-        self._motion = camera_motion(self._reference, thumb, tuple({0.0, self._motion.angle}))
+        """Track the camera against the reference and when each pixel started to differ.
+
+        A pixel that differs in one frame and not the next (noise on a faint tile) keeps its
+        start; only one that agrees with the reference again for ``SINCE_GAP`` starts anew.
+        """
+        self._motion = camera_motion(self._reference, thumb, self._turns())
         mask = changed_mask(self._reference, thumb, self._motion)
-        since = self._since if self._since is not None else np.full(mask.shape, np.inf)
-        self._since = np.where(mask, np.minimum(since, t), np.inf)
+        if self._since is None:
+            self._since, self._last = np.full(mask.shape, np.inf), np.full(mask.shape, -np.inf)
+        self._since[mask] = np.minimum(self._since[mask], t)
+        self._last[mask] = t
+        self._since[t - self._last > SINCE_GAP] = np.inf
+
+    def _turns(self) -> tuple[float, ...]:
+        """Turns to try for the camera: none, and the last one found if it was a knock's."""
+        angle = self._motion.angle
+        return (0.0,) if abs(angle) < KNOCK_TURN else (0.0, angle)
 
     def _rebase(self, thumb: np.ndarray) -> None:
         """Make ``thumb`` the still reference: later change is measured from it."""
@@ -315,8 +372,9 @@ class StableGate:
 
         ``points`` are (x, y) pixels of the frame last let through, of size ``shape``. None
         where the gate has no record: the first position, a photo, or no change seen there.
-        The earliest time in a small patch round each point counts, since a tile's middle
-        may look like the table it covers while its rim does not.
+        The median over the cell's middle counts: one pixel may have changed early by chance
+        (a flicker on an edge that then stayed), or late (a tile's middle that looks like the
+        table it covers).
         """
         if self._appeared is None:
             return [None] * len(points)
@@ -324,13 +382,14 @@ class StableGate:
         h, w = shape[:2]
         scale = THUMB_WIDTH / w
         matrix = cv2.invertAffineTransform(motion.matrix((round(h * scale), THUMB_WIDTH)))
+        r = max(1, round(self.cell * THUMB_WIDTH / 3))
         found: list[float | None] = []
         for x, y in np.asarray(points, float).reshape(-1, 2):
             u, v = matrix @ np.array([x * scale, y * scale, 1.0])
             col, row = round(u) - MARGIN, round(v) - MARGIN
-            patch = since[max(row - 1, 0):row + 2, max(col - 1, 0):col + 2]
-            first = float(patch.min()) if patch.size else np.inf
-            found.append(first if np.isfinite(first) else None)
+            patch = since[max(row - r, 0):row + r + 1, max(col - r, 0):col + r + 1]
+            times = patch[np.isfinite(patch)]
+            found.append(float(np.median(times)) if times.size else None)
         return found
 
     def reset(self) -> None:

@@ -49,7 +49,8 @@ class FootageStyle:
     light_change_at: int | None = 3
     """Before this move a lamp changes the light over a second, for the rest of the clip."""
     noise: float = 2.5
-    jpeg_quality: int = 80
+    jpeg_quality: int | None = 80
+    """None: no JPEG round trip (the demo, which nobody decodes from a file)."""
     wobble_px: float = 0.0
     """Camera jitter in every frame (standard deviation, pixels): a wobbly phone holder."""
     flicker: float = 0.0
@@ -71,14 +72,19 @@ class FootageStyle:
 
 
 CLIP_STYLE = FootageStyle()
-DEMO_STYLE = FootageStyle(hold=3.0, reach=0.9, dwell=0.8, empty_reach_every=5)
-"""The demo: slow enough for a person watching the score sheet to follow each move."""
+DEMO_STYLE = FootageStyle(hold=3.0, reach=0.9, dwell=0.8, empty_reach_every=5, drift_px=0.0,
+                          jpeg_quality=None)
+"""The demo: slow enough for a person watching the score sheet to follow each move; no
+drift nor JPEG, so that a still table costs one noise frame added (``scripts/bench_live.py``)."""
 
 HARDEST_STYLE = replace(CLIP_STYLE, hold=1.0, hold_max=3.0, wobble_px=1.5, flicker=0.08,
                         light_change_at=3, knock_at=5, rest_at=7, outage_at=9)
 """Everything the live loop must survive at once: 1.5-px wobble in every frame, +-8 %
 flicker, pauses of 1-3 s, a lamp, reaches that place nothing, a knocked camera, an arm
 resting at the edge for 30 s and two moves made during a 10-s outage."""
+
+ROUGH_STYLE = replace(CLIP_STYLE, hold=1.2, wobble_px=1.0, flicker=0.05, knock_at=10)
+"""A rough real game night: 1-px wobble, +-5 % flicker, 1.2-s pauses, a knocked camera."""
 
 
 @dataclass(frozen=True)
@@ -191,16 +197,37 @@ def _arm_mask(shape: tuple[int, int], entry: np.ndarray, tip: np.ndarray,
     return mask
 
 
-def _draw_arm(image: np.ndarray, mask: np.ndarray, skin: np.ndarray,
-              rng: np.random.Generator) -> np.ndarray:
-    """Lay a soft shadow, then a shaded skin-coloured arm, over the picture."""
+def _draw_arm(image: np.ndarray, mask: np.ndarray, skin: np.ndarray) -> np.ndarray:
+    """Lay a soft shadow, then a shaded skin-coloured arm, over the picture.
+
+    Only the box round the arm and its shadow is redrawn, and the wide blurs (shadow,
+    shading) are made at a quarter of the size: they are smooth anyway, and at full size
+    they cost more than the rest of a frame together.
+    """
     h, w = mask.shape
-    soft = cv2.GaussianBlur(mask, (0, 0), 2).astype(np.float32)[..., None] / 255
-    shadow = np.roll(cv2.GaussianBlur(mask, (0, 0), 12), (int(h * 0.03), int(w * 0.02)), (0, 1))
-    out = image.astype(np.float32) * (1 - 0.4 * shadow.astype(np.float32)[..., None] / 255)
-    shade = cv2.GaussianBlur(mask, (0, 0), 9).astype(np.float32)[..., None] / 255
-    arm = skin * (0.7 + 0.3 * shade) + rng.normal(0, 4, image.shape).astype(np.float32)
-    return out * (1 - soft) + arm * soft
+    dy, dx = int(h * 0.03), int(w * 0.02)
+    ys, xs = np.nonzero(mask[::4, ::4])
+    if not len(ys):
+        return image
+    pad = 40
+    y0, y1 = max(0, 4 * ys.min() - pad), min(h, 4 * ys.max() + pad + dy + 4)
+    x0, x1 = max(0, 4 * xs.min() - pad), min(w, 4 * xs.max() + pad + dx + 4)
+    box = mask[y0:y1, x0:x1]
+    bh, bw = box.shape
+    small = cv2.resize(box, (max(1, bw // 4), max(1, bh // 4)), interpolation=cv2.INTER_AREA)
+
+    def smooth(sigma: float) -> np.ndarray:
+        blurred = cv2.GaussianBlur(small, (0, 0), sigma / 4)
+        return cv2.resize(blurred, (bw, bh)).astype(np.float32)[..., None] / 255
+
+    soft = cv2.GaussianBlur(box, (0, 0), 2).astype(np.float32)[..., None] / 255
+    shadow = np.zeros_like(soft)
+    shadow[dy:, dx:] = smooth(12)[:bh - dy, :bw - dx]
+    out = image[y0:y1, x0:x1].astype(np.float32) * (1 - 0.4 * shadow)
+    arm = skin * (0.7 + 0.3 * smooth(9))
+    drawn = image.copy()
+    drawn[y0:y1, x0:x1] = np.clip(out * (1 - soft) + arm * soft, 0, 255).astype(np.uint8)
+    return drawn
 
 
 @dataclass
@@ -238,6 +265,9 @@ KNOCK_DEGREES = 1.5
 
 REST_REACH = 0.3
 """How far in a resting arm stays (0 at the frame edge, 1 over its move's tiles)."""
+
+NOISE_FRAMES = 6
+"""Frames of sensor noise drawn per clip and reused at random."""
 
 TREMOR_PX = 1.0
 """How much a resting hand still moves, frame to frame."""
@@ -347,6 +377,7 @@ class _Camera:
     gain: np.ndarray = field(default_factory=lambda: np.ones(3, np.float32))
     knock: np.ndarray = field(default_factory=lambda: np.zeros(2))
     angle: float = 0.0
+    _noise: list[np.ndarray] | None = None
 
     def __post_init__(self) -> None:
         self.phase = self.rng.uniform(0, 2 * np.pi, 2)
@@ -357,22 +388,37 @@ class _Camera:
         self.angle = KNOCK_DEGREES * float(self.rng.choice([-1.0, 1.0]))
 
     def shoot(self, image: np.ndarray, t: float, shake: float) -> np.ndarray:
-        """The picture the camera takes of ``image`` at ``t``, JPEG noise and all."""
+        """The picture the camera takes of ``image`` at ``t``, JPEG noise and all.
+
+        Sensor noise comes from a few frames of it drawn once (``NOISE_FRAMES``), one
+        picked at random per frame: drawing two million numbers a frame would cost more
+        than everything else the camera does.
+        """
         style, (w, h) = self.style, self.size
         drift = style.drift_px * np.sin(2 * np.pi * t / max(self.length, 1.0) + self.phase)
-        offset = drift + self.knock + self.rng.normal(0, shake, 2)
+        offset = drift + self.knock + (self.rng.normal(0, shake, 2) if shake else 0.0)
         if style.wobble_px:
             offset = offset + self.rng.normal(0, style.wobble_px, 2)
-        matrix = cv2.getRotationMatrix2D((w / 2, h / 2), self.angle, 1.0)
-        matrix[:, 2] += offset
-        moved = cv2.warpAffine(image.astype(np.float32), matrix, (w, h),
-                               borderMode=cv2.BORDER_REFLECT)
+        moved = image
+        if self.angle or np.any(np.abs(offset) > 1e-3):
+            matrix = cv2.getRotationMatrix2D((w / 2, h / 2), self.angle, 1.0)
+            matrix[:, 2] += offset
+            moved = cv2.warpAffine(image, matrix, (w, h), borderMode=cv2.BORDER_REFLECT)
+        moved = moved.astype(np.float32)
         gain = self.gain
         if style.flicker:
             gain = gain * np.float32(1 + self.rng.uniform(-style.flicker, style.flicker))
-        moved = moved * gain + self.rng.normal(0, style.noise, moved.shape).astype(np.float32)
-        ok, buf = cv2.imencode(".jpg", np.clip(moved, 0, 255).astype(np.uint8),
-                               [cv2.IMWRITE_JPEG_QUALITY, style.jpeg_quality])
+        if np.any(gain != 1):
+            moved *= gain
+        if style.noise:
+            if self._noise is None:
+                self._noise = [self.rng.normal(0, style.noise, (h, w, 3)).astype(np.float32)
+                               for _ in range(NOISE_FRAMES)]
+            moved += self._noise[int(self.rng.integers(NOISE_FRAMES))]
+        out = np.clip(moved, 0, 255, out=moved).astype(np.uint8)
+        if style.jpeg_quality is None:
+            return out
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, style.jpeg_quality])
         return cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
 
@@ -417,7 +463,7 @@ def video_frames(stills: Sequence[np.ndarray], style: FootageStyle, seed: int,
                 sway = TREMOR_PX if resting else arm.width * 0.15
                 tip = arm.at(reach) + (rng.normal(0, sway, 2) if reach > 0 else 0.0)
                 image = (_draw_arm(under, _arm_mask((h, w), arm.entry, tip, arm.width),
-                                   arm.skin, rng) if reach > 0 else under)
+                                   arm.skin) if reach > 0 else under)
                 yield camera.shoot(image, t, 0.0 if resting else style.shake_px), round(t, 4)
                 t += dt
 
