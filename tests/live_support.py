@@ -5,7 +5,7 @@ from __future__ import annotations
 import queue
 import threading
 
-from vision.source import Frame, SourceError
+from vision.source import Frame, Problem, SourceError
 
 
 class ScriptedCamera:
@@ -45,7 +45,7 @@ class ScriptedCamera:
             assert self._done.wait_for(lambda: self.asked > before, timeout), "not read"
 
     def unplug(self) -> None:
-        self.pictures.put(SourceError("camera 0 stopped delivering frames"))
+        self.pictures.put(SourceError(Problem.STALLED, "0", 3))
 
     def end(self) -> None:
         self.pictures.put(None)

@@ -1,8 +1,8 @@
-"""Every way the engine can refuse a move, every doubt the camera's decoder can raise and every
-way the camera can be lost is said in the reader's language: each is made for real here
-(through the rules, the table model, the decoder and registration fed with the replay tests'
-stand-in readings, and the frame sources with a stand-in capture device) and must be
-recognised."""
+"""Every way the engine can refuse a move, every doubt the camera can raise and every way the
+camera can be lost is said in the reader's language: each is made here (for real where it can
+be: through the rules, the table model, the decoder and registration fed with the replay
+tests' stand-in readings, and the frame sources with a stand-in capture device), and every
+code must be covered."""
 
 from __future__ import annotations
 
@@ -20,13 +20,12 @@ from engine.rules import IllegalMove, check_move
 from engine.selfplay import simulate
 from engine.table import Exchange, Pass, Place, TableGame
 from engine.tiles import COLOURS, SHAPES, Tile
-from vision.decode import decode_move
+from vision.decode import decode_move, split_moves
+from vision.doubts import Doubt, DoubtKind, SplitOrder
 from vision.register import register
-from vision.source import CaptureSource, FolderSource, SourceError, open_source
-from vision.tracker import _maybe_tile
+from vision.source import CaptureSource, FolderSource, Problem, SourceError, open_source
 from webui import i18n
-from webui.reasons import CAMERA, recognise, recognise_doubts, say
-from webui.reasons import DOUBTS as DOUBT_PHRASINGS
+from webui.reasons import say, say_camera, say_doubts
 from webui.scoring import replay
 
 REDS = [(x, 0, Tile("red", shape)) for x, shape in enumerate(SHAPES)]
@@ -99,9 +98,9 @@ def test_every_code_is_made_for_real():
     assert made == set(Illegal), f"no refusal made for {set(Illegal) - made}"
 
 
-def camera_doubts() -> dict[str, str]:
-    """The decoder's doubts (several joined by "; "), registration's problems and what the
-    move tracker adds."""
+def camera_doubts() -> dict[str, tuple[Doubt, ...]]:
+    """The decoder's doubts, registration's problems and what the move tracker adds, made
+    for real where a stand-in reading can make them."""
     reds = Board.from_placed(REDS)
     star = Board.from_placed([(0, 0, t("RSt"))])
     row = Board.from_placed([(0, 0, t("RSt")), (1, 0, t("OSt")), (2, 0, t("YSt")),
@@ -111,7 +110,6 @@ def camera_doubts() -> dict[str, str]:
             reading(3, 1, guess("red", "circle")),     # moved down one cell
             reading(0, 0, guess("red", "star"))]       # read twice
     moved = register(row, scan, scan_homography=None)
-    problems = [text for text, _ in moved.problems]
     gone = register(row, scan[:3], scan_homography=None)
     merged = [((x, 0), guess("red", shape)) for x, shape in enumerate(SHAPES)]
     merged.append(((0, 1), guess("orange", "star")))
@@ -119,43 +117,45 @@ def camera_doubts() -> dict[str, str]:
     # The orange square is a doubted reading (the table through a gap?) that breaks the move.
     doubted = [((2, 0), guess("red", "square")),
                ((3, 1), replace(guess("orange", "square"), tile_prob=0.97))]
+    # Two moves at once: a red pair in row 0 and an orange pair in column 3 away from it.
+    two = [((1, 0), guess("red", "circle")), ((2, 0), guess("red", "square")),
+           ((0, 1), guess("orange", "star")), ((0, 2), guess("yellow", "star"))]
 
-    def reason(board: Board, new: list, flags: list[str] = ()) -> str:
+    def doubts(board: Board, new: list, flags: list[Doubt] = ()) -> tuple[Doubt, ...]:
         move = decode_move(board, new, flags)
-        assert move.needs_confirmation and move.reason
-        return move.reason
+        assert move.needs_confirmation and move.doubts
+        return move.doubts
 
+    def kind(k: DoubtKind, **details) -> tuple[Doubt, ...]:
+        return (Doubt(k, **details),)
+
+    split = split_moves(star, two, [1.0, 1.0, 3.0, 3.0])
+    assert split is not None and len(split) == 2
     return {
-        "two moves": reason(Board(), merged),
-        "no legal reading": reason(star, [((1, 0), guess("orange", "circle"))]),
-        "no reading, line too long": reason(reds, [((6, 0), guess("red", "circle"))]),
-        "unsure": reason(star, [((1, 0), guess("red", "square", 0.55, ("red", "cross", 0.44)))]),
-        "barely": reason(star, [((1, 0), guess("orange", "circle", 0.95,
+        "two moves": doubts(Board(), merged),
+        "no legal reading": doubts(star, [((1, 0), guess("orange", "circle"))]),
+        "no reading, line too long": doubts(reds, [((6, 0), guess("red", "circle"))]),
+        "unsure": doubts(star, [((1, 0), guess("red", "square", 0.55, ("red", "cross", 0.44)))]),
+        "barely": doubts(star, [((1, 0), guess("orange", "circle", 0.95,
                                                ("red", "circle", 0.04)))]),
-        "registration": reason(row, moved.new, problems),
-        "vanished": "; ".join(text for text, _ in gone.problems),
-        # The tracker prefixes "note: " to problems away from the move (vision/tracker.py).
-        "note": "note: " + problems[0],
-        "left out": reason(circle, doubted),
-        # The move tracker's own doubts (vision/tracker.py, MoveTracker):
-        # _maybe_tile, for a doubtful reading off the move ...
-        "maybe a tile": _maybe_tile((3, 1), t("OSq")),
-        "maybe a tile, elsewhere": "note: " + _maybe_tile((5, -2), t("BCr")),
-        # ... _unexplained_change, for an empty cell whose picture changed ...
-        "unexplained change": "the picture changed at (2, 1) but no tile was read there",
-        # ... MoveTracker._flags, for such a cell still in the move's line, and for a tile of an
-        # unconfirmed move the score counts ...
-        "unread tile": "a tile may lie unread at (2, 1) (it changed earlier)",
-        "unconfirmed": "scored with yellow diamond at (0, -1), from a move not yet confirmed",
-        # ... MoveTracker._report, for a tile read on such a cell later ...
-        "read late": "green clover at (2, 1) was laid earlier (the picture changed there then) "
-                     "but is only read now",
-        # ... and MoveTracker._weigh, for a label later pictures settled differently.
-        "relabelled": "tile at (1, 0) now reads purple circle (was read as blue circle)",
-        "tracker flags": reason(star, [((1, 0), guess("red", "circle"))],
-                                ["a tile may lie unread at (2, 0) (it changed earlier)",
-                                 "scored with red star at (0, 0), from a move not yet "
-                                 "confirmed"]),
+        "registration": doubts(row, moved.new, moved.problems),
+        "vanished": tuple(gone.problems),
+        "note": (replace(moved.problems[0], elsewhere=True),),
+        "left out": doubts(circle, doubted),
+        "split": split[0].doubts,
+        # The move tracker's own doubts (vision/tracker.py, MoveTracker), made as it makes
+        # them: they need a picture sequence, which the replay tests run.
+        "maybe a tile": kind(DoubtKind.MAYBE_TILE, cell=(3, 1), tile=t("OSq")),
+        "unexplained change": kind(DoubtKind.CHANGED_UNREAD, cell=(2, 1)),
+        "unread tile": kind(DoubtKind.UNREAD_EARLIER, cell=(2, 1)),
+        "unconfirmed": kind(DoubtKind.UNCONFIRMED, cell=(0, -1), tile=t("YDi")),
+        "read late": kind(DoubtKind.LAID_EARLIER, cell=(2, 1), tile=t("GCl")),
+        "relabelled": kind(DoubtKind.SETTLED, cell=(1, 0), tile=t("BCi"), other=t("PCi")),
+        "unseen laying": kind(DoubtKind.UNSEEN_LAYING),
+        "no split": kind(DoubtKind.NO_SPLIT),
+        "reoffered": kind(DoubtKind.REOFFERED),
+        **{f"split, {order}": kind(DoubtKind.SPLIT, count=1, of=2, order=order)
+           for order in SplitOrder},
     }
 
 
@@ -201,14 +201,14 @@ class DeadCapture:
         pass
 
 
-def source_failure(make) -> str:
-    """The SourceError message of making a source and reading its first frame."""
+def source_failure(make) -> SourceError:
+    """The SourceError of making a source and reading its first frame."""
     with pytest.raises(SourceError) as failed:
         next(iter(make()))
-    return str(failed.value)
+    return failed.value
 
 
-def camera_failures(folder) -> dict[str, str]:
+def camera_failures(folder) -> dict[str, SourceError]:
     empty, broken = folder / "empty", folder / "broken"
     empty.mkdir()
     broken.mkdir()
@@ -226,33 +226,36 @@ def camera_failures(folder) -> dict[str, str]:
         "no photos": source_failure(lambda: FolderSource(empty)),
         "broken photo": source_failure(lambda: FolderSource(broken)),
         "no such source": source_failure(lambda: open_source(str(folder / "nowhere"))),
+        "a pipe": SourceError(Problem.NOT_A_FILE, "'/tmp/fifo'"),
     }
 
 
 def test_every_way_of_losing_the_camera_is_said_in_arabic(app, tmp_path):
-    for kind, message in camera_failures(tmp_path).items():
+    failures = camera_failures(tmp_path)
+    assert {e.problem for e in failures.values()} == set(Problem)
+    games = app.extensions["qwirkle_games"]
+    for kind, error in failures.items():
+        games.set_camera("lost", error)
         with app.test_request_context("/", headers={"Accept-Language": "ar"}):
-            said = recognise(message, CAMERA)
-        assert said, f"webui/reasons.py does not know the camera failure {kind}: {message!r}"
+            said = say_camera(games.camera)
+        assert said and said != str(error), f"the camera failure {kind} is not said: {error}"
         assert not re.search(r"\b(camera|video|photo|folder|cannot)\b", said), said
 
 
 @pytest.mark.parametrize("kind", sorted(DOUBTS))
 @pytest.mark.parametrize("code", ["en", "ar", "hi"])
 def test_every_camera_doubt_is_said_in_the_readers_language(app, kind, code):
-    doubt = DOUBTS[kind]
+    doubts = DOUBTS[kind]
     with app.test_request_context("/", headers={"Accept-Language": code}):
-        said = recognise_doubts(doubt)
-    assert said, f"webui/reasons.py does not know the camera's doubt {doubt!r}"
-    assert not any("%(" in part for part in said)
+        said = say_doubts(doubts)
+    assert said and "%(" not in said
     if code != "en":
-        assert not re.search(r"\b(the|tiles?|line|read|seen|move)\b", " ".join(said)), said
+        assert not re.search(r"\b(the|tiles?|line|read|seen|move)\b", said), said
 
 
-def test_an_unknown_reason_is_shown_as_written(app):
-    with app.test_request_context("/", headers={"Accept-Language": "ar"}):
-        assert recognise("the table is on fire", DOUBT_PHRASINGS) is None
-        assert recognise_doubts("unsure which reading is right: x; the table is on fire") is None
+def test_every_kind_of_doubt_is_said():
+    made = {d.kind for doubts in DOUBTS.values() for d in doubts}
+    assert made == set(DoubtKind), f"no doubt made for {set(DoubtKind) - made}"
 
 
 def test_the_move_card_and_the_api_give_the_reason_in_arabic(app):
@@ -273,11 +276,11 @@ def test_the_move_card_gives_the_cameras_doubt_in_hindi(app):
     table = Table(app)
     table.client.set_cookie(i18n.COOKIE, "hi")
     game = table.new_game()
-    doubt = DOUBTS["unsure"]
-    app.extensions["qwirkle_games"].detected(((1, 0, t("RSq")),), True, doubt, [()])
+    doubts = DOUBTS["unsure"]
+    app.extensions["qwirkle_games"].detected(((1, 0, t("RSq")),), True, doubts, [()])
     page = table.client.get(f"/games/{game}/tablet").text
     with app.test_request_context("/", headers={"Accept-Language": "hi"}):
-        (said,) = recognise_doubts(doubt)
+        said = say_doubts(doubts)
     card = page.split('class="card pending', 1)[1]
     note = re.search(r'<p class="note">([^<]*)</p>', card).group(1)
     assert note.endswith(said)

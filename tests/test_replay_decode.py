@@ -10,6 +10,7 @@ from replay_fakes import guess, reading
 from engine.board import Board
 from engine.tiles import Tile
 from vision.decode import decode_move
+from vision.doubts import Doubt, DoubtKind
 from vision.register import find_grid_map, register
 
 R, OR, Y = "red", "orange", "yellow"
@@ -121,9 +122,10 @@ def test_vanished_moved_and_relabelled_tiles_are_reported():
             reading(2, 0, guess(Y, "clover", 0.99)),           # relabelled
             reading(3, 1, guess(R, "circle"))]                  # moved down one cell
     reg = register(board, scan, scan_homography=None)
-    assert ("tile at (2, 0) was yellow star, now reads yellow clover", (2, 0)) in reg.problems
-    assert ("red circle at (3, 0) is no longer seen, moved to (3, 1)?", (3, 1)) in reg.problems
-    move = decode_move(board, reg.new, [text for text, _ in reg.problems])
+    assert Doubt(DoubtKind.RELABELLED, cell=(2, 0), tile=Tile(Y, "star"),
+                 other=Tile(Y, "clover")) in reg.problems
+    assert Doubt(DoubtKind.MOVED, cell=(3, 1), tile=Tile(R, "circle")) in reg.problems
+    move = decode_move(board, reg.new, reg.problems)
     assert move.needs_confirmation and "no longer seen" in move.reason
 
 

@@ -6,8 +6,11 @@ from __future__ import annotations
 import pytest
 from webui_support import ROW, Table, make_app
 
+from engine.board import Board
+from engine.rules import check_move
 from engine.table import Exchange, Place, TableGame
 from engine.tiles import Tile
+from vision.doubts import Doubt, DoubtKind
 
 LINE_OF_FIVE = [{"x": x, "y": 0, "colour": "red", "shape": s}
                 for x, s in enumerate(("circle", "square", "diamond", "clover", "cross"))]
@@ -116,8 +119,9 @@ def test_pending_card_says_its_reason_once_and_shows_a_split(table):
     game = table.new_game()
     games = table.app.extensions["qwirkle_games"]
     apart = (Tile("red", "star"), Tile("blue", "circle"))
-    reason_doubt = "no reading of the new tiles makes a legal move: "
-    games.detected([(0, 0, apart[0]), (5, 5, apart[1])], True, reason_doubt, [])
+    tiles = [(0, 0, apart[0]), (5, 5, apart[1])]
+    reason_doubt = Doubt(DoubtKind.NO_LEGAL_READING, refusal=check_move(Board(), tiles).refusal)
+    games.detected(tiles, True, (reason_doubt,), [])
     card = table.client.get(f"/games/{game}/part/pending?view=tablet").data.decode()
     state = table.client.get(f"/api/games/{game}/state").json
     assert not state["pending"]["legal"]

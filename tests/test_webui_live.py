@@ -12,10 +12,13 @@ from webui_support import ROW, Table, make_app
 from engine.tiles import Tile
 from vision.classifier import TileGuess
 from vision.decode import DetectedMove
-from vision.source import Frame, SourceError
+from vision.doubts import Doubt, DoubtKind
+from vision.source import Frame, Problem, SourceError
 from vision.tracker import TableView
 from webui.app import attach_live
 
+NOTE = Doubt(DoubtKind.MAYBE_TILE, cell=(5, 5), tile=Tile("red", "star"), elsewhere=True)
+DOUBT = Doubt(DoubtKind.UNREAD_EARLIER, cell=(3, 0))
 MOVE = tuple((t["x"], t["y"], Tile(t["colour"], t["shape"])) for t in ROW)
 
 
@@ -31,11 +34,11 @@ class FakeTracker:
 
     def feed(self, frame: Frame) -> list[DetectedMove]:
         if frame.name == "still":  # a note about the table, no move: not for the tablets
-            return [DetectedMove((), None, True, "a tile across the table was not seen")]
+            return [DetectedMove((), None, True, (NOTE,))]
         if frame.name != "move":
             return []
         guesses = tuple(guess(t, Tile("orange", t.shape)) for _, _, t in MOVE)
-        return [DetectedMove(MOVE, 3, True, "a hand was in the way", guesses=guesses)]
+        return [DetectedMove(MOVE, 3, True, (DOUBT,), guesses=guesses)]
 
     def accept(self, board, pending=(), ignored=()) -> list[DetectedMove]:
         self.accepted.append(len(board) + len(list(pending)))
@@ -60,13 +63,13 @@ class VanishingCamera:
     def __call__(self):
         self.opened += 1
         if self.opened > 1:
-            raise SourceError("camera 0 is not plugged in")
+            raise SourceError(Problem.CANNOT_OPEN_CAMERA, "0")
         return self.frames()
 
     def frames(self):
         yield Frame(np.zeros((24, 32, 3), np.uint8), 0.0, "still")
         yield Frame(np.zeros((24, 32, 3), np.uint8), 1.0, "move")
-        raise SourceError("camera 0 stopped delivering frames")
+        raise SourceError(Problem.STALLED, "0", 3)
 
 
 def wait_for(condition, timeout: float = 5.0) -> None:
@@ -95,12 +98,14 @@ def test_detected_move_becomes_pending_and_survives_a_lost_camera(live_table):
     loop.stop()  # so the status stays as the last attempt left it
     state = table.client.get("/api/state").json
     assert state["camera"]["state"] == "lost"
-    assert "not plugged in" in state["camera"]["message"]
+    assert "plugged in" in state["camera"]["message"]
+    assert state["camera"]["code"] == "cannot_open_camera"
     assert len(state["turns"]) == 1  # the confirmed turn is untouched
     pending = state["pending"]
     assert state["more_pending"] == 0
     assert [(t["x"], t["y"]) for t in pending["tiles"]] == [(0, 0), (1, 0), (2, 0)]
-    assert pending["doubt"] == "a hand was in the way"
+    assert pending["doubt_codes"] == ["unread_earlier"]
+    assert pending["doubt"].startswith("A tile may lie unread in the line of this move")
     assert pending["tiles"][0]["alternatives"] == [{"colour": "orange", "shape": "star"}]
     # The pending move can still be confirmed while the camera is away.
     state = table.post(f"/api/games/{game}/pending/confirm").json
@@ -114,7 +119,7 @@ def test_the_page_shows_the_lost_camera(live_table):
     wait_for(lambda: camera.opened >= 2)
     loop.stop()
     html = table.client.get(f"/games/{game}/part/status").data.decode()
-    assert 'data-camera="lost"' in html and "not plugged in" in html
+    assert 'data-camera="lost"' in html and "unplugged, or in use by another program" in html
 
 
 def test_preview_is_mjpeg_of_the_overlay(live_table):
@@ -140,7 +145,7 @@ def test_a_camera_that_keeps_failing_is_retried_less_often(tmp_path):
 
     def never_opens():
         opened.append(1)
-        raise SourceError("no camera")
+        raise SourceError(Problem.NO_SUCH_SOURCE, "'0'")
 
     loop = attach_live(app, never_opens, lambda colours: FakeTracker())
     time.sleep(0.6)

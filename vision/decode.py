@@ -17,8 +17,10 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from engine.board import Board, Cell, Placed
+from engine.refusals import Refusal
 from engine.rules import check_move
 from engine.tiles import Tile
+from vision.doubts import Doubt, DoubtKind, SplitOrder, describe
 
 OPTIONS_PER_TILE = 4
 """Labels tried per tile: the classifier's runner-ups beyond the fourth are noise."""
@@ -36,9 +38,6 @@ LEAVE_OUT_TILE_PROB = 0.999
 """Only a reading the classifier doubted is a tile at all (below this) may be left out of a
 move to make it legal: tiles read 0.999 or more almost always, and a tile of a second move
 merged into the first is as sure as any, so two merged moves stay "no legal reading"."""
-
-REOFFERED = "these tiles are still on the table but not in the game"
-"""Why tiles the game lost (an undo, a new game over tiles) are offered again as a move."""
 
 MAX_MOVE_TILES = 6
 """A hand holds six tiles, so more new tiles than that cannot be one move."""
@@ -72,7 +71,7 @@ class DetectedMove:
     tiles: tuple[Placed, ...]
     score: int | None
     needs_confirmation: bool
-    reason: str
+    doubts: tuple[Doubt, ...] = ()
     at: str | float = ""
     guesses: tuple = field(default=(), repr=False)
     left_out: tuple[Cell, ...] = ()
@@ -84,6 +83,11 @@ class DetectedMove:
     split: tuple[int, int] | None = None
     """(part, of), 1-based, when this move is one of several read from one still picture
     (:func:`split_moves`): two or more turns came between the camera's still pictures."""
+
+    @property
+    def reason(self) -> str:
+        """The doubts in English (``qwirkle replay``, logs)."""
+        return describe(self.doubts)
 
 
 def label_options(guess, limit: int = OPTIONS_PER_TILE) -> list[tuple[Tile, float]]:
@@ -130,12 +134,13 @@ def _best_first(options: Sequence[Sequence[tuple[Tile, float]]]) -> Iterator[tup
                     heapq.heappush(heap, (cost(nxt), nxt))
 
 
-def _describe(tiles: Sequence[Placed]) -> str:
-    return ", ".join(f"{tile} at ({x}, {y})" for x, y, tile in tiles)
+def _rivals(move: Sequence[Placed], rival: Sequence[Placed]) -> tuple[tuple[Placed, Placed], ...]:
+    """The tiles two readings label differently, as (this, that) pairs."""
+    return tuple((a, b) for a, b in zip(move, rival, strict=True) if a != b)
 
 
 def decode_move(board: Board, new: Sequence[tuple[Cell, object]],
-                problems: Sequence[str] = ()) -> DetectedMove:
+                problems: Sequence[Doubt] = ()) -> DetectedMove:
     """Label the new tiles ``new`` (cell, TileGuess) as the most probable legal move on ``board``.
 
     ``problems`` are what registration noticed about old tiles (moved, vanished, relabelled);
@@ -152,19 +157,18 @@ def decode_move(board: Board, new: Sequence[tuple[Cell, object]],
     top = tuple((x, y, opts[0][0]) for (x, y), opts in zip(cells, options, strict=True))
     reasons = list(problems)
     if len(new) > MAX_MOVE_TILES:
-        reasons.append(f"{len(new)} new tiles: more than one move? ({_describe(top)})")
-        return DetectedMove(top, None, True, "; ".join(reasons), guesses=guesses)
+        reasons.append(Doubt(DoubtKind.TOO_MANY, count=len(new)))
+        return DetectedMove(top, None, True, tuple(reasons), guesses=guesses)
 
     legal, first_reason = _legal_readings(board, cells, options)
     if not legal:
         spared = _without_one(board, cells, guesses, options)
         if spared is None:
-            reasons.append(f"no reading of the new tiles is a legal move ({first_reason}); "
-                           f"read as {_describe(top)}")
-            return DetectedMove(top, None, True, "; ".join(reasons), guesses=guesses)
+            reasons.append(Doubt(DoubtKind.NO_LEGAL_READING, refusal=first_reason))
+            return DetectedMove(top, None, True, tuple(reasons), guesses=guesses)
         out, legal = spared
         x, y, tile = top[out]
-        reasons.append(f"{tile} at ({x}, {y}) left out: the move is legal only without it")
+        reasons.append(Doubt(DoubtKind.LEFT_OUT, cell=(x, y), tile=tile))
         cells, options = cells[:out] + cells[out + 1:], options[:out] + options[out + 1:]
         guesses = guesses[:out] + guesses[out + 1:]
         left_out: tuple[Cell, ...] = ((x, y),)
@@ -174,17 +178,13 @@ def decode_move(board: Board, new: Sequence[tuple[Cell, object]],
     prob, move, score, idx = legal[0]
     total = sum(p for p, *_ in legal)
     if prob < MIN_POSTERIOR * total:
-        rival = legal[1][1]
-        changed = [f"({x}, {y}) {tile} or {other}" for (x, y, tile), (_, _, other)
-                   in zip(move, rival, strict=True) if tile != other]
-        reasons.append(f"unsure which reading is right: {', '.join(changed)}")
+        reasons.append(Doubt(DoubtKind.AMBIGUOUS, choices=_rivals(move, legal[1][1])))
     for i, j in enumerate(idx):
         tile, p = options[i][j]
         if p < MIN_LABEL_PROB:
-            x, y = cells[i]
-            reasons.append(f"tile at ({x}, {y}) read as {options[i][0][0]} "
-                           f"but only {tile} makes the move legal")
-    return DetectedMove(move, score, bool(reasons), "; ".join(reasons), guesses=guesses,
+            reasons.append(Doubt(DoubtKind.ONLY_LEGAL_AS, cell=cells[i], tile=options[i][0][0],
+                                 other=tile))
+    return DetectedMove(move, score, bool(reasons), tuple(reasons), guesses=guesses,
                         left_out=left_out)
 
 
@@ -194,10 +194,10 @@ Reading = tuple[float, tuple[Placed, ...], int, tuple[int, ...]]
 
 def _legal_readings(board: Board, cells: Sequence[Cell],
                     options: Sequence[Sequence[tuple[Tile, float]]],
-                    tried: int = LABELLINGS_TRIED) -> tuple[list[Reading], str]:
+                    tried: int = LABELLINGS_TRIED) -> tuple[list[Reading], Refusal | None]:
     """The legal labellings among the most probable few, best first, and why the best is not."""
     legal: list[Reading] = []
-    first_reason = ""
+    first_reason: Refusal | None = None
     for n, idx in enumerate(_best_first(options)):
         if n >= tried:
             break
@@ -205,7 +205,7 @@ def _legal_readings(board: Board, cells: Sequence[Cell],
                                                                                   strict=True)))
         verdict = check_move(board, move)
         if n == 0:
-            first_reason = verdict.reason
+            first_reason = verdict.refusal
         if verdict.score is not None:  # legal
             prob = float(math.prod(options[i][j][1] for i, j in enumerate(idx)))
             legal.append((prob, move, verdict.score, idx))
@@ -238,7 +238,7 @@ def _without_one(board: Board, cells: Sequence[Cell], guesses: Sequence,
 
 def split_moves(board: Board, new: Sequence[tuple[Cell, object]],
                 appeared: Sequence[float | None] = (),
-                problems: Sequence[str] = ()) -> list[DetectedMove] | None:
+                problems: Sequence[Doubt] = ()) -> list[DetectedMove] | None:
     """Split new tiles that are no legal move into consecutive legal moves, or None.
 
     When two or more turns pass between still pictures (a missed pause, a camera outage),
@@ -275,8 +275,9 @@ def split_moves(board: Board, new: Sequence[tuple[Cell, object]],
             after = best(rest, on.with_tiles(legal[0][1]))
             if after is None:
                 continue
-            late = sum(1 for i in part for j in rest if times[i] is not None
-                       and times[j] is not None and times[i] > times[j] + ORDER_SLACK)
+            late = sum(1 for i in part for j in rest
+                       if (ti := times[i]) is not None and (tj := times[j]) is not None
+                       and ti > tj + ORDER_SLACK)
             cost = (after[0][0] + late, after[0][1] + 1, after[0][2] - math.log(legal[0][0]))
             if found is None or cost < found[0]:
                 found = (cost, ((part, legal), *after[1]))
@@ -289,25 +290,23 @@ def split_moves(board: Board, new: Sequence[tuple[Cell, object]],
     (late, count, _), parts = result
     known = [t for t in times if t is not None]
     ordered = bool(known) and max(known) - min(known) > ORDER_SLACK
-    how = ("in the order the tiles appeared" if ordered and not late
-           else "the order the tiles appeared is not known" if not ordered
-           else "against the order the tiles seemed to appear")
-    if not ordered and _legal_in_turn(board, [legal[0][1] for _, legal in reversed(parts)]):
-        how += "; the other order is legal too: check whose turn each was"
+    order = (SplitOrder.SEEN if ordered and not late
+             else SplitOrder.AGAINST if ordered
+             else SplitOrder.UNKNOWN_EITHER
+             if _legal_in_turn(board, [legal[0][1] for _, legal in reversed(parts)])
+             else SplitOrder.UNKNOWN)
     moves = []
     for k, (part, legal) in enumerate(parts, 1):
-        reasons = [f"move {k} of {count} read from one still picture: the camera did not see "
-                   f"where one turn ended (split by the rules, {how})", *problems]
+        reasons = [Doubt(DoubtKind.SPLIT, count=k, of=count, order=order), *problems]
         prob, tiles, score, idx = legal[0]
         total = sum(p for p, *_ in legal)
         if prob < MIN_POSTERIOR * total:
-            reasons.append(f"unsure which reading is right: {_describe(tiles)} "
-                           f"or {_describe(legal[1][1])}")
+            reasons.append(Doubt(DoubtKind.AMBIGUOUS, choices=_rivals(tiles, legal[1][1])))
         for i, j in zip(part, idx, strict=True):
             if options[i][j][1] < MIN_LABEL_PROB:
-                reasons.append(f"tile at {cells[i]} read as {options[i][0][0]} but only "
-                               f"{options[i][j][0]} makes the move legal")
-        moves.append(DetectedMove(tiles, score, True, "; ".join(reasons),
+                reasons.append(Doubt(DoubtKind.ONLY_LEGAL_AS, cell=cells[i],
+                                     tile=options[i][0][0], other=options[i][j][0]))
+        moves.append(DetectedMove(tiles, score, True, tuple(reasons),
                                   guesses=tuple(new[i][1] for i in part), split=(k, count)))
     return moves
 

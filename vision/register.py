@@ -21,6 +21,7 @@ from engine.board import Board, Cell
 from engine.tiles import Tile
 from vision.classifier import TileGuess
 from vision.decode import label_prob, label_table
+from vision.doubts import Doubt, DoubtKind
 
 ROTATIONS: tuple[tuple[int, int, int, int], ...] = ((1, 0, 0, 1), (0, -1, 1, 0),
                                                      (-1, 0, 0, -1), (0, 1, -1, 0))
@@ -63,9 +64,9 @@ class Registration:
     """One scan seen in the board's frame.
 
     ``new`` are readings on empty cells (the candidate move), ``seen`` the readings on known
-    tiles, ``missing`` the known cells nothing was read on, and ``problems`` the human-readable
-    account of anything a person must look at (vanished, moved, relabelled tiles), each with
-    the cell it concerns.
+    tiles, ``missing`` the known cells nothing was read on, and ``problems`` the doubts about
+    anything a person must look at (vanished, moved, relabelled tiles), each with the cell
+    it concerns.
     """
 
     grid_map: GridMap
@@ -73,7 +74,7 @@ class Registration:
     new: list[tuple[Cell, TileGuess]] = field(default_factory=list)
     seen: dict[Cell, TileGuess] = field(default_factory=dict)
     missing: list[Cell] = field(default_factory=list)
-    problems: list[tuple[str, Cell]] = field(default_factory=list)
+    problems: list[Doubt] = field(default_factory=list)
     offsets: dict[Cell, tuple[float, float]] = field(default_factory=dict)
     """Where each tile read lies relative to its cell's centre, in cells (nudges, lattice fit)."""
 
@@ -142,7 +143,7 @@ def register(board: Board, readings: Sequence, scan_homography: np.ndarray | Non
             reg.offsets[cells[i]] = (float(fx - cells[i][0]), float(fy - cells[i][1]))
     for r, cell in zip(readings, cells, strict=True):
         if cell in reg.seen or any(cell == c for c, _ in reg.new):
-            reg.problems.append((f"two tiles read in cell {cell}", cell))
+            reg.problems.append(Doubt(DoubtKind.TWO_IN_CELL, cell=cell))
             continue
         if cell not in known:
             reg.new.append((cell, r.guess))
@@ -150,13 +151,14 @@ def register(board: Board, readings: Sequence, scan_homography: np.ndarray | Non
         reg.seen[cell] = r.guess
         old = known[cell]
         if contradicts(r.guess, old):
-            reg.problems.append((f"tile at {cell} was {old}, now reads {r.guess.tile}", cell))
+            reg.problems.append(Doubt(DoubtKind.RELABELLED, cell=cell, tile=old,
+                                      other=r.guess.tile))
     reg.missing = sorted(set(known) - set(reg.seen))
     for cell in reg.missing:
         moved_to = [c for c, g in reg.new if label_prob(g, known[cell]) >= 0.5
                     and max(abs(c[0] - cell[0]), abs(c[1] - cell[1])) <= 1]
-        where = f", moved to {moved_to[0]}?" if moved_to else ""
-        reg.problems.append((f"{known[cell]} at {cell} is no longer seen{where}",
-                             moved_to[0] if moved_to else cell))
+        reg.problems.append(Doubt(DoubtKind.MOVED, cell=moved_to[0], tile=known[cell])
+                            if moved_to else Doubt(DoubtKind.VANISHED, cell=cell,
+                                                   tile=known[cell]))
     reg.new.sort(key=lambda item: item[0])
     return reg

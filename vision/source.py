@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -52,8 +53,45 @@ def redact_url(text: str) -> str:
     return URL.sub(clean, text)
 
 
+class Problem(StrEnum):
+    """Why a source cannot be opened or stopped delivering (the camera's ``code``)."""
+
+    NO_PHOTOS = "no_photos"
+    BAD_PHOTO = "bad_photo"
+    CANNOT_OPEN_CAMERA = "cannot_open_camera"
+    CANNOT_OPEN_VIDEO = "cannot_open_video"
+    UNDECODABLE = "video_undecodable"
+    STALLED = "camera_stalled"
+    NOT_A_FILE = "pipe_or_device"
+    NO_SUCH_SOURCE = "no_such_source"
+
+
+def english(problem: Problem, target: str, seconds: float = 0.0) -> str:
+    """The problem in one English sentence, naming the source (``target``)."""
+    return {
+        Problem.NO_PHOTOS: f"no photos (.jpg, .png, ...) in folder {target}",
+        Problem.BAD_PHOTO: f"cannot read photo {target}: not an image or corrupt",
+        Problem.CANNOT_OPEN_CAMERA: f"cannot open camera {target}: is it plugged in and not "
+                                    "used by another program?",
+        Problem.CANNOT_OPEN_VIDEO: f"cannot open video {target}: is it a video file OpenCV "
+                                   "can decode?",
+        Problem.UNDECODABLE: f"video {target} has no frame that can be decoded (corrupt or not "
+                             "a video?)",
+        Problem.STALLED: f"camera {target} stopped delivering frames for {seconds:.0f} s "
+                         "(unplugged or out of range?)",
+        Problem.NOT_A_FILE: f"{target} is a pipe or device, not a video file or folder",
+        Problem.NO_SUCH_SOURCE: f"no such camera, file or folder: {target} (give a camera "
+                                "index like 0, a URL, a video file, a folder or 'demo')",
+    }[problem]
+
+
 class SourceError(RuntimeError):
-    """A source that cannot be opened or stopped delivering; the message says which and why."""
+    """A source that cannot be opened or stopped delivering: which ``problem``, with which
+    source (``target``, credentials removed) and, for a stall, after how many ``seconds``."""
+
+    def __init__(self, problem: Problem, target: str, seconds: float = 0.0) -> None:
+        super().__init__(english(problem, target, seconds))
+        self.problem, self.target, self.seconds = problem, target, seconds
 
 
 @dataclass(frozen=True)
@@ -109,14 +147,14 @@ class FolderSource(FrameSource):
         self.paths = [p for p in named if p.is_file()]
         self.skipped = [p for p in named if not p.is_file()]
         if not self.paths:
-            raise SourceError(f"no photos (.jpg, .png, ...) in folder {folder}")
+            raise SourceError(Problem.NO_PHOTOS, str(folder))
 
     def __iter__(self) -> Iterator[Frame]:
         for index, path in enumerate(self.paths):
             try:
                 image = load_image(path)
-            except ImageError:  # (worded as webui/reasons.py knows it)
-                raise SourceError(f"cannot read photo {path}: not an image or corrupt") from None
+            except ImageError:
+                raise SourceError(Problem.BAD_PHOTO, str(path)) from None
             yield Frame(image, float(index), path.name, still=True)
 
 
@@ -131,7 +169,7 @@ class CaptureSource(FrameSource):
     def __init__(self, target: str | int, live: bool, realtime: bool,
                  open_capture: Callable[..., Any] | None = None,
                  stall_seconds: float = STALL_SECONDS) -> None:
-        shown = redact_url(str(target))
+        shown = self.shown = redact_url(str(target))
         self.description = (f"camera {shown}" if live else f"video {shown}")
         self.live, self.realtime, self.stall_seconds = live, realtime, stall_seconds
         self._stop = threading.Event()
@@ -139,9 +177,8 @@ class CaptureSource(FrameSource):
         self.capture = (open_capture or _open_capture)(target)
         if not self.capture.isOpened():
             self.capture.release()
-            hint = ("is it plugged in and not used by another program?" if live
-                    else "is it a video file OpenCV can decode?")
-            raise SourceError(f"cannot open {self.description}: {hint}")
+            raise SourceError(Problem.CANNOT_OPEN_CAMERA if live else Problem.CANNOT_OPEN_VIDEO,
+                              shown)
         fps = 0.0 if live else self.capture.get(cv2.CAP_PROP_FPS)
         self.fps = fps if 1.0 <= fps <= 240.0 else 10.0
 
@@ -155,8 +192,7 @@ class CaptureSource(FrameSource):
             ok, image = self.capture.read()
             if not ok or image is None:
                 if index == 0:
-                    raise SourceError(f"{self.description} has no frame that can be decoded "
-                                      "(corrupt or not a video?)")
+                    raise SourceError(Problem.UNDECODABLE, self.shown)
                 return
             t = index / self.fps
             if self.realtime:
@@ -177,9 +213,7 @@ class CaptureSource(FrameSource):
             try:
                 image = frames.get(timeout=self.stall_seconds)
             except queue.Empty:
-                raise SourceError(f"{self.description} stopped delivering frames for "
-                                  f"{self.stall_seconds:.0f} s (unplugged or out of range?)"
-                                  ) from None
+                raise SourceError(Problem.STALLED, self.shown, self.stall_seconds) from None
             t = time.monotonic() - start
             yield Frame(image, t, f"{t:.2f}s")
 
@@ -255,6 +289,5 @@ def open_source(spec: str | int, realtime: bool | None = None, seed: int = 1) ->
     if path.is_file():
         return CaptureSource(str(path), live=False, realtime=bool(realtime))
     if path.exists():  # reading a pipe or device as a video could wait for ever
-        raise SourceError(f"{text!r} is a pipe or device, not a video file or folder")
-    raise SourceError(f"no such camera, file or folder: {text!r} "
-                      "(give a camera index like 0, a URL, a video file, a folder or 'demo')")
+        raise SourceError(Problem.NOT_A_FILE, repr(text))
+    raise SourceError(Problem.NO_SUCH_SOURCE, repr(redact_url(text)))

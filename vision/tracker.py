@@ -45,7 +45,8 @@ from engine.rules import check_move
 from engine.tiles import COLOURS, Tile
 from vision.classifier import TileGuess, classify_crops
 from vision.crops import CROP, extract_crops
-from vision.decode import REOFFERED, DetectedMove, decode_move, label_table, split_moves
+from vision.decode import DetectedMove, decode_move, label_table, split_moves
+from vision.doubts import Doubt, DoubtKind
 from vision.overlay import draw_board
 from vision.register import Registration, contradicts, register
 from vision.scan import scan_image
@@ -117,7 +118,7 @@ class MoveTracker:
         self._held: _Held | None = None
         self._image: np.ndarray | None = None
         self._last: Registration | None = None
-        self._reported: set[str] = set()
+        self._reported: set[Doubt] = set()
         self._suspects: set[Cell] = set()
         self._evidence: dict[Cell, dict[Tile, float]] = {}
         self._doubtful: set[Cell] = set()
@@ -151,8 +152,8 @@ class MoveTracker:
         if not extra:
             return []
         check = check_move(game, extra)
-        return [DetectedMove(extra, check.score if check.legal else None, True, REOFFERED,
-                             reoffered=True)]
+        return [DetectedMove(extra, check.score if check.legal else None, True,
+                             (Doubt(DoubtKind.REOFFERED),), reoffered=True)]
 
     def rescan(self) -> None:
         """Read the next frame whatever the gate says: players asked what the camera sees."""
@@ -192,14 +193,15 @@ class MoveTracker:
         reg.new = [(cell, guess) for cell, guess in reg.new if cell not in far]
         self._view = replace(self._view, off_board=off_board)
         unexplained = _unexplained_change(reg, frame.image, self._last, self._image)
-        read = _read_changed(frame.image, reg, [cell for _, cell in unexplained], self.colours)
+        read = _read_changed(frame.image, reg, [d.cell for d in unexplained if d.cell],
+                             self.colours)
         reg.new = sorted(reg.new + read, key=lambda item: item[0])
         read_cells = {cell for cell, _ in read}
-        unexplained = [(text, cell) for text, cell in unexplained if cell not in read_cells]
+        unexplained = [d for d in unexplained if d.cell not in read_cells]
         reg.problems += unexplained
-        self._suspects |= {cell for _, cell in unexplained}
+        self._suspects |= {d.cell for d in unexplained if d.cell is not None}
         reg.problems += _doubtful(scan.doubtful, reg, self.board)
-        reg.problems += [(_maybe_tile(cell, guess.tile), cell)
+        reg.problems += [Doubt(DoubtKind.MAYBE_TILE, cell=cell, tile=guess.tile)
                          for cell, guess in reg.new if cell in self._left_out]
         reg.new = [(cell, guess) for cell, guess in reg.new if cell not in self._left_out]
         self._weigh(reg)
@@ -247,11 +249,11 @@ class MoveTracker:
             rest = Board.from_placed(p for p in self.board.placed() if p[:2] != cell)
             if check_move(rest, [(*cell, best)]).legal:
                 self.board = rest.with_tiles([(*cell, best)])
-                reg.problems = [(f"tile at {cell} now reads {best} (was read as {old})", cell)
-                                if c == cell and text.startswith("tile at") else (text, c)
-                                for text, c in reg.problems]
+                reg.problems = [Doubt(DoubtKind.SETTLED, cell=cell, tile=old, other=best)
+                                if d.cell == cell and d.kind == DoubtKind.RELABELLED else d
+                                for d in reg.problems]
 
-    def _flags(self, reg: Registration) -> list[str]:
+    def _flags(self, reg: Registration) -> list[Doubt]:
         """The problems that bear on the move: on a cell in a line one of its tiles scores.
 
         Cells that changed earlier without a tile being read there stay suspect until a tile
@@ -259,12 +261,13 @@ class MoveTracker:
         again, and a later move in its line would be scored without it.
         """
         new_cells = [cell for cell, _ in reg.new]
-        flags = [text for text, cell in reg.problems if _in_line(cell, new_cells, self.board)]
-        fresh = {cell for _, cell in reg.problems}
-        flags += [f"a tile may lie unread at {cell} (it changed earlier)"
+        flags = [d for d in reg.problems
+                 if d.cell is not None and _in_line(d.cell, new_cells, self.board)]
+        fresh = {d.cell for d in reg.problems}
+        flags += [Doubt(DoubtKind.UNREAD_EARLIER, cell=cell)
                   for cell in sorted(self._suspects - fresh)
                   if _in_line(cell, new_cells, self.board)]
-        flags += [f"scored with {self.board.get(cell)} at {cell}, from a move not yet confirmed"
+        flags += [Doubt(DoubtKind.UNCONFIRMED, cell=cell, tile=self.board.get(cell))
                   for cell in sorted(self._doubtful)
                   if cell in self.board and _in_line(cell, new_cells, self.board)]
         return flags
@@ -282,34 +285,32 @@ class MoveTracker:
         """
         withdrawn = self._withdraw(reg)
         flags = self._flags(reg)
-        notes = [text for text, cell in reg.problems
-                 if text not in flags and text not in self._reported]
+        notes = [d for d in reg.problems if d not in flags and d not in self._reported]
         self._reported.update(notes)
+        notes = [replace(d, elsewhere=True) for d in notes]
         late = [(cell, guess) for cell, guess in reg.new if cell in self._suspects]
         new = [(cell, guess) for cell, guess in reg.new if cell not in self._suspects]
         self._suspects -= set(reg.seen) | {cell for cell, _ in reg.new}
-        flags += [f"{guess.tile} at {cell} was laid earlier (the picture changed there then) "
-                  "but is only read now" for cell, guess in late]
+        flags += [Doubt(DoubtKind.LAID_EARLIER, cell=cell, tile=guess.tile)
+                  for cell, guess in late]
         late_tiles = [(x, y, guess.tile) for (x, y), guess in late]
         board = self.board.with_tiles(late_tiles)
         game = None if self._game is None else self._game.with_tiles(late_tiles)
         at = frame.name if frame.still else round(frame.t, 2)
-        gone = [DetectedMove((), None, False, "", at, withdrawn=withdrawn)] if withdrawn else []
+        gone = [DetectedMove((), None, False, (), at, withdrawn=withdrawn)] if withdrawn else []
         if not new:
             self.board, self._game = board, game
             self._see(reg, late)
-            problems = flags + notes
-            note = [DetectedMove((), None, True, "; ".join(problems), at)] if problems else []
+            problems = (*flags, *notes)
+            note = [DetectedMove((), None, True, problems, at)] if problems else []
             return gone + note
         if not frame.still and self._gate.unseen:
-            flags.append("the camera did not see these tiles being laid (no pictures for a "
-                         "while, or a sudden change): more than one turn may have passed")
+            flags.append(Doubt(DoubtKind.UNSEEN_LAYING))
         judged = board if game is None else game
         moves = [decode_move(judged, new, flags)]
         if moves[0].score is None and len(new) > 1:
             moves = split_moves(judged, new, self._appeared(frame, reg, new), flags) or [
-                replace(moves[0], reason=f"{moves[0].reason}; nor do they split into "
-                                         "consecutive legal moves")]
+                replace(moves[0], doubts=(*moves[0].doubts, Doubt(DoubtKind.NO_SPLIT)))]
         guesses = dict(new)
         found = []
         for move in moves:
@@ -325,8 +326,7 @@ class MoveTracker:
                 self._evidence[x, y] = {t: math.log(max(table.get(t, 0.0), FLOOR_PROB))
                                         for t in {tile, *table}}
             self._last_move = move.tiles
-            reason = "; ".join([move.reason] * bool(move.reason) + [f"note: {n}" for n in notes])
-            found.append(replace(move, reason=reason, at=at, left_out=()))
+            found.append(replace(move, doubts=(*move.doubts, *notes), at=at, left_out=()))
         self.board, self._game = board, game
         placed = {(x, y) for move in moves for x, y, _ in move.tiles}
         self._see(reg, [*late, *((cell, guess) for cell, guess in new if cell in placed)])
@@ -356,7 +356,7 @@ class MoveTracker:
                                            if p[:2] not in withdrawn)
         self._unconfirmed -= set(withdrawn)
         reg.missing = [cell for cell in reg.missing if cell not in withdrawn]
-        reg.problems = [(text, cell) for text, cell in reg.problems if cell not in withdrawn]
+        reg.problems = [d for d in reg.problems if d.cell not in withdrawn]
         return withdrawn
 
     def _see(self, reg: Registration, read: Iterable[tuple[Cell, object]]) -> None:
@@ -412,7 +412,7 @@ def _reach(start: set[Cell], cells: set[Cell]) -> set[Cell]:
     return reached
 
 
-def _doubtful(readings, reg: Registration, board: Board) -> list[tuple[str, Cell]]:
+def _doubtful(readings, reg: Registration, board: Board) -> list[Doubt]:
     """The scan's doubtful readings (``ScanResult.doubtful``) on empty cells.
 
     Left out of the move, but a person should look if one lies in the move's lines: without
@@ -423,12 +423,8 @@ def _doubtful(readings, reg: Registration, board: Board) -> list[tuple[str, Cell
     for r in readings:
         cell = reg.grid_map.apply(r.x, r.y)
         if cell not in taken:
-            found.append((_maybe_tile(cell, r.guess.tile), cell))
+            found.append(Doubt(DoubtKind.MAYBE_TILE, cell=cell, tile=r.guess.tile))
     return found
-
-
-def _maybe_tile(cell: Cell, tile: Tile) -> str:
-    return f"something at {cell} may be a tile ({tile}?)"
 
 
 def _in_line(cell: Cell, cells: list[Cell], occupied: Board) -> bool:
@@ -502,7 +498,7 @@ def _read_changed(image: np.ndarray, reg: Registration, cells: list[Cell],
 
 def _unexplained_change(reg: Registration, image: np.ndarray,
                         before: Registration | None, before_image: np.ndarray | None
-                        ) -> list[tuple[str, Cell]]:
+                        ) -> list[Doubt]:
     """Empty cells next to the tiles whose look changed although no tile was read there.
 
     The scan can miss a tile (glare, a low score); then a move would be read short and scored
@@ -523,7 +519,7 @@ def _unexplained_change(reg: Registration, image: np.ndarray,
         return []
     diff -= np.nanmedian(diff, axis=(0, 1, 2))
     change = np.abs(diff).mean(axis=(1, 2, 3))
-    return [(f"the picture changed at {cell} but no tile was read there", cell)
+    return [Doubt(DoubtKind.CHANGED_UNREAD, cell=cell)
             for cell, d in zip(empty, change, strict=True) if d > CELL_CHANGE]
 
 

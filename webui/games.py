@@ -31,7 +31,8 @@ from engine.refusals import Refusal
 from engine.rules import IllegalMove
 from engine.table import Place, TableGame
 from engine.tiles import COLOURS, Tile
-from vision.source import redact_url
+from vision.doubts import Doubt
+from vision.source import SourceError, redact_url
 
 from .codec import PayloadError, parse_tiles, parse_turn, placed_json, turn_json
 from .db import EventLog, GameRow
@@ -157,7 +158,7 @@ class Games:
         self._games: dict[int, Game] = {}
         rows = event_log.games()
         self._current: int | None = rows[0].id if rows else None
-        self.camera: dict[str, str] = {"state": "off", "message": ""}
+        self.camera: dict[str, Any] = {"state": "off", "message": ""}
         # Told the current game whenever it changes (the live tracker); answers the tiles it
         # sees that the game holds nowhere, each group to be offered again as a move.
         self.on_board: Callable[[Game], list[tuple[Placed, ...]]] | None = None
@@ -270,11 +271,16 @@ class Games:
         apply_side_event(game, kind, payload)
         game.seq = self.log.append(game.row.id, kind, payload)
 
-    def set_camera(self, state: str, message: str = "") -> None:
-        message = redact_url(message)  # every page and /api/camera show it: no passwords
+    def set_camera(self, state: str, problem: SourceError | str | None = None) -> None:
+        """The camera's state, and why it was lost: a source's problem (with its code, for
+        the pages to word it) or, for a fault in this program, a message."""
+        camera: dict[str, Any] = {"state": state, "message": redact_url(str(problem or ""))}
+        if isinstance(problem, SourceError):  # every page and /api/camera show it: no passwords
+            camera.update(code=problem.problem.value, target=redact_url(problem.target),
+                          seconds=problem.seconds)
         with self._lock:
-            if self.camera != {"state": state, "message": message}:
-                self.camera = {"state": state, "message": message}
+            if self.camera != camera:
+                self.camera = camera
                 self._touch()
 
     # --- moves waiting for confirmation ------------------------------------------------------
@@ -285,8 +291,8 @@ class Games:
             return None
         return self.get(game_id)
 
-    def detected(self, tiles: Sequence[Placed], needs_confirmation: bool, reason: str,
-                 alternatives: Sequence[Sequence[Tile]],
+    def detected(self, tiles: Sequence[Placed], needs_confirmation: bool,
+                 doubts: Sequence[Doubt], alternatives: Sequence[Sequence[Tile]],
                  split: tuple[int, int] | None = None) -> None:
         """The camera saw a move: it joins the current game's moves waiting for confirmation.
         (The tracker already counts it on the table, so it is not told again.) An ended game
@@ -297,7 +303,7 @@ class Games:
                 return
             game.queue.append(PendingMove(tuple(tiles), evaluate(game.table, tiles),
                                           needs_confirmation,
-                                          tuple(tuple(a) for a in alternatives), reason,
+                                          tuple(tuple(a) for a in alternatives), tuple(doubts),
                                           split=split))
             self._touch()
 

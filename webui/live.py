@@ -114,7 +114,7 @@ class LiveLoop:
             try:
                 source = self.open_source()
             except SourceError as error:
-                self.games.set_camera("lost", str(error))
+                self.games.set_camera("lost", error)
                 worked = False
             else:
                 worked = self._watch(source)
@@ -138,7 +138,7 @@ class LiveLoop:
             else:
                 self.games.set_camera("ended")
         except SourceError as error:
-            self.games.set_camera("lost", str(error))
+            self.games.set_camera("lost", error)
         except Exception as error:  # a bug in one frame must not stop the table
             log.exception("live loop failed")
             self.games.set_camera("lost", f"{type(error).__name__}: {error}")
@@ -172,7 +172,7 @@ class LiveLoop:
                 [alt for alt, _ in guess.alternatives if alt != tile]
                 for (_, _, tile), guess in zip(move.tiles, move.guesses, strict=False)
             ]
-            self.games.detected(move.tiles, move.needs_confirmation, move.reason, alternatives,
+            self.games.detected(move.tiles, move.needs_confirmation, move.doubts, alternatives,
                                 move.split)
         self.games.set_view(view.tiles, view.off_board)
         if moves:

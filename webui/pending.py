@@ -15,7 +15,7 @@ from engine.board import Cell, Placed
 from engine.rules import IllegalMove, MoveCheck, check_move
 from engine.table import Place, TableGame
 from engine.tiles import Tile
-from vision.decode import REOFFERED
+from vision.doubts import Doubt, DoubtKind
 
 
 def evaluate(table: TableGame, tiles: Sequence[Placed]) -> MoveCheck:
@@ -42,7 +42,7 @@ class PendingMove:
     # Fix menu can offer the likeliest corrections first.
     alternatives: tuple[tuple[Tile, ...], ...] = ()
     # Why the tracker is unsure, when it is (shown on the card).
-    doubt: str = ""
+    doubts: tuple[Doubt, ...] = ()
     detected: bool = True
     # (part, of) when one camera reading held several moves, split into consecutive turns.
     split: tuple[int, int] | None = None
@@ -82,7 +82,8 @@ def reread(table: TableGame, move: PendingMove) -> PendingMove:
 
 def offered(table: TableGame, tiles: Sequence[Placed]) -> PendingMove:
     """Tiles on the table that the game holds nowhere, offered as a move of their own."""
-    return PendingMove(tuple(tiles), evaluate(table, tiles), True, doubt=REOFFERED,
+    return PendingMove(tuple(tiles), evaluate(table, tiles), True,
+                       doubts=(Doubt(DoubtKind.REOFFERED),),
                        reoffered=True)
 
 

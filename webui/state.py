@@ -18,7 +18,7 @@ from engine.tiles import SHAPES
 from .codec import kind_json, placed_json, tile_json, turn_json
 from .games import Game
 from .pending import PendingMove
-from .reasons import say
+from .reasons import say, say_doubts
 
 
 def pending_json(pending: PendingMove | None) -> dict[str, Any] | None:
@@ -43,7 +43,8 @@ def pending_json(pending: PendingMove | None) -> dict[str, Any] | None:
             for line in verdict.lines
         ],
         "needs_confirmation": pending.needs_confirmation,
-        "doubt": pending.doubt,
+        "doubt": say_doubts(pending.doubts),
+        "doubt_codes": [d.kind.value for d in pending.doubts],
         "detected": pending.detected,
         "split": None if pending.split is None else dict(zip(("part", "of"), pending.split,
                                                              strict=True)),
