@@ -10,7 +10,7 @@ decoder delivers them), so the figures are the tracker's own work:
 - *still table*: a mid-game position filmed with sensor noise, JPEG and a 0.5-px wobble,
   fed to :class:`vision.tracker.MoveTracker` for ``--seconds`` after its first scan;
 - *gate alone*: the same frames through :class:`vision.stable.StableGate` only;
-- *demo source*: :class:`vision.source.DemoSource` rendering its game unpaced (the frames a
+- *demo source*: :class:`vision.demo.DemoSource` rendering its game unpaced (the frames a
   player sees when there is no camera), and the demo with the tracker reading it.
 
 Targets (issue 10): still table <= 15 % of one core, demo <= 30 %. CPU time is
@@ -25,7 +25,8 @@ import sys
 import time
 from dataclasses import replace
 
-from vision.source import DemoSource, Frame
+from vision.demo import DemoSource
+from vision.source import Frame
 from vision.stable import StableGate
 from vision.synth.footage import CLIP_STYLE, GameRenders, game_script, video_frames
 from vision.tracker import MoveTracker

@@ -114,3 +114,15 @@ def test_demo_delivers_rendered_frames_at_ten_per_second():
             break
     assert [f.t for f in frames] == pytest.approx([0.0, 0.1, 0.2])
     assert frames[0].image.ndim == 3 and frames[0].image.shape[1] >= 640
+
+
+def test_the_live_camera_does_not_load_the_synthetic_renderer():
+    """Only the demo (vision/demo.py) renders tables; a camera at a real table never loads it."""
+    import subprocess
+    import sys
+
+    code = ("import sys, vision.source, vision.tracker, webui.live; "
+            "print(sorted(m for m in sys.modules if m.startswith('vision.synth')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"

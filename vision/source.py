@@ -127,7 +127,7 @@ class FrameSource:
         self.close()
 
 
-def _pace(start: float, t: float) -> None:
+def pace(start: float, t: float) -> None:
     """Sleep until ``t`` seconds after ``start`` (monotonic clock): real-time delivery."""
     delay = start + t - time.monotonic()
     if delay > 0:
@@ -196,7 +196,7 @@ class CaptureSource(FrameSource):
                 return
             t = index / self.fps
             if self.realtime:
-                _pace(start, t)
+                pace(start, t)
             yield Frame(image, t, f"{t:.2f}s")
             index += 1
 
@@ -251,24 +251,6 @@ def _open_capture(target: str | int) -> cv2.VideoCapture:
     return cv2.VideoCapture(target)
 
 
-class DemoSource(FrameSource):
-    """The built-in demo: a simulated game rendered as camera footage, hands and all."""
-
-    def __init__(self, seed: int, realtime: bool) -> None:
-        self.description = f"demo game (seed {seed})"
-        self.seed, self.realtime = seed, realtime
-
-    def __iter__(self) -> Iterator[Frame]:
-        from vision.synth.footage import DEMO_STYLE, GameRenders, game_script, video_frames
-
-        start = time.monotonic()
-        renders = GameRenders(game_script(players=2, seed=self.seed), self.seed)
-        for image, t in video_frames(renders.stills(), DEMO_STYLE, self.seed, renders.target):
-            if self.realtime:
-                _pace(start, t)
-            yield Frame(image, t, f"{t:.2f}s")
-
-
 def open_source(spec: str | int, realtime: bool | None = None, seed: int = 1) -> FrameSource:
     """Open a camera index ("0"), an http/rtsp URL, a video file, a folder of photos, or "demo".
 
@@ -278,6 +260,8 @@ def open_source(spec: str | int, realtime: bool | None = None, seed: int = 1) ->
     """
     text = str(spec).strip()
     if text == "demo":
+        from vision.demo import DemoSource  # the renderer loads only for the demo
+
         return DemoSource(seed, realtime=True if realtime is None else realtime)
     if isinstance(spec, int) or text.isdigit():
         return CaptureSource(int(text), live=True, realtime=True)
