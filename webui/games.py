@@ -111,7 +111,7 @@ def apply_side_event(game: Game, kind: Event, payload: dict[str, Any]) -> None:
         return
     cells = payload.get("cells")
     if not isinstance(cells, list):
-        raise PayloadError(_l("cells must be a list of [x, y] pairs"))
+        raise PayloadError(_l("cells must be a list of [x, y] pairs of whole numbers"))
     for cell in cells:
         if isinstance(cell, list) and len(cell) == 2:
             game.ignored.pop((cell[0], cell[1]), None)
