@@ -150,11 +150,11 @@ def test_a_tile_the_scan_missed_is_read_where_the_picture_changed(game, monkeypa
 
 
 def test_a_new_tile_the_scan_missed_flags_the_move_and_joins_when_read(game, monkeypatch):
-    from vision import tracker as tracker_module
+    from vision import witness
 
     _scan_missing_once(monkeypatch, game)
     # the classifier does not vouch for the changed cell either
-    monkeypatch.setattr(tracker_module, "CHANGED_TILE_PROB", 1.01)
+    monkeypatch.setattr(witness, "CHANGED_TILE_PROB", 1.01)
     tracker = MoveTracker()
     moves = run(tracker, photos(game.stills()[1:4]))
     assert len(moves) == 3 and not moves[0].needs_confirmation

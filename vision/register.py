@@ -11,7 +11,7 @@ The true map gathers a vote from nearly every old tile; a wrong one from only a 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -59,9 +59,10 @@ class GridMap:
         return np.linalg.inv(forward)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Registration:
-    """One scan seen in the board's frame.
+    """One scan seen in the board's frame: a value; the tracker makes changed copies of it
+    (:func:`dataclasses.replace`) as it learns more about the position.
 
     ``new`` are readings on empty cells (the candidate move), ``seen`` the readings on known
     tiles, ``missing`` the known cells nothing was read on, and ``problems`` the doubts about
@@ -71,11 +72,11 @@ class Registration:
 
     grid_map: GridMap
     homography: np.ndarray | None
-    new: list[tuple[Cell, TileGuess]] = field(default_factory=list)
-    seen: dict[Cell, TileGuess] = field(default_factory=dict)
-    missing: list[Cell] = field(default_factory=list)
-    problems: list[Doubt] = field(default_factory=list)
-    offsets: dict[Cell, tuple[float, float]] = field(default_factory=dict)
+    new: tuple[tuple[Cell, TileGuess], ...] = ()
+    seen: Mapping[Cell, TileGuess] = field(default_factory=dict)
+    missing: tuple[Cell, ...] = ()
+    problems: tuple[Doubt, ...] = ()
+    offsets: Mapping[Cell, tuple[float, float]] = field(default_factory=dict)
     """Where each tile read lies relative to its cell's centre, in cells (nudges, lattice fit)."""
 
 
@@ -131,7 +132,10 @@ def register(board: Board, readings: Sequence, scan_homography: np.ndarray | Non
     known = {(x, y): tile for x, y, tile in board.placed()}
     grid_map = find_grid_map(known, readings, prior)
     homography = None if scan_homography is None else scan_homography @ grid_map.board_to_scan()
-    reg = Registration(grid_map, homography)
+    new: list[tuple[Cell, TileGuess]] = []
+    seen: dict[Cell, TileGuess] = {}
+    problems: list[Doubt] = []
+    offsets: dict[Cell, tuple[float, float]] = {}
     cells = [grid_map.apply(r.x, r.y) for r in readings]
     if homography is not None and readings:
         pixels = np.array([[r.center for r in readings]], np.float64)
@@ -140,25 +144,23 @@ def register(board: Board, readings: Sequence, scan_homography: np.ndarray | Non
             near = (round(fx), round(fy))
             if near != cells[i] and max(abs(fx - near[0]), abs(fy - near[1])) < SURE_CELL:
                 cells[i] = near  # the scan's cell disagrees with its own lattice: trust pixels
-            reg.offsets[cells[i]] = (float(fx - cells[i][0]), float(fy - cells[i][1]))
+            offsets[cells[i]] = (float(fx - cells[i][0]), float(fy - cells[i][1]))
     for r, cell in zip(readings, cells, strict=True):
-        if cell in reg.seen or any(cell == c for c, _ in reg.new):
-            reg.problems.append(Doubt(DoubtKind.TWO_IN_CELL, cell=cell))
+        if cell in seen or any(cell == c for c, _ in new):
+            problems.append(Doubt(DoubtKind.TWO_IN_CELL, cell=cell))
             continue
         if cell not in known:
-            reg.new.append((cell, r.guess))
+            new.append((cell, r.guess))
             continue
-        reg.seen[cell] = r.guess
+        seen[cell] = r.guess
         old = known[cell]
         if contradicts(r.guess, old):
-            reg.problems.append(Doubt(DoubtKind.RELABELLED, cell=cell, tile=old,
-                                      other=r.guess.tile))
-    reg.missing = sorted(set(known) - set(reg.seen))
-    for cell in reg.missing:
-        moved_to = [c for c, g in reg.new if label_prob(g, known[cell]) >= 0.5
+            problems.append(Doubt(DoubtKind.RELABELLED, cell=cell, tile=old, other=r.guess.tile))
+    missing = sorted(set(known) - set(seen))
+    for cell in missing:
+        moved_to = [c for c, g in new if label_prob(g, known[cell]) >= 0.5
                     and max(abs(c[0] - cell[0]), abs(c[1] - cell[1])) <= 1]
-        reg.problems.append(Doubt(DoubtKind.MOVED, cell=moved_to[0], tile=known[cell])
-                            if moved_to else Doubt(DoubtKind.VANISHED, cell=cell,
-                                                   tile=known[cell]))
-    reg.new.sort(key=lambda item: item[0])
-    return reg
+        problems.append(Doubt(DoubtKind.MOVED, cell=moved_to[0], tile=known[cell])
+                        if moved_to else Doubt(DoubtKind.VANISHED, cell=cell, tile=known[cell]))
+    return Registration(grid_map, homography, tuple(sorted(new, key=lambda item: item[0])),
+                        seen, tuple(missing), tuple(problems), offsets)

@@ -9,17 +9,19 @@ A position where known tiles next to the new ones have vanished is held back for
 seconds of video: a hand resting over the tiles looks exactly like that, and a moment later
 it is gone.
 
-An empty cell beside the tiles whose look changed although the scan read no tile there is
-read again by the classifier, the change being a second witness; if it still reads no tile
-there, the cell stays suspect. A reading the decoder had to leave out of a move to make it
+Two helpers keep what the tracker learns between positions: the change witness
+(:mod:`vision.witness`) reads again an empty cell beside the tiles whose look changed although
+the scan read no tile there, and keeps it suspect if still no tile is read; the evidence
+ledger (:mod:`vision.ledger`) lets later pictures settle the labels the tracker chose itself.
+Drawing the preview is :func:`vision.overlay.draw_board`'s. A reading the decoder had to leave out of a move to make it
 legal (the table seen through a hole between tiles) is kept off the board from then on.
 
 Since a wrong score must never pass silently, a move is also flagged when something in its
 lines is in doubt: a suspect cell, a reading the classifier half-believed is a tile (or one
 left out), a tile read late, or a tile from an earlier flagged move whose label is not yet
 settled.
-Without confirmations (``qwirkle replay``) later pictures keep weighing the labels this
-tracker chose itself; :meth:`MoveTracker.settled` gives the moves with the labels settled on.
+Without confirmations (``qwirkle replay``) :meth:`MoveTracker.settled` gives the moves with
+the labels later pictures settled on.
 
 In the table app the tracker follows the game, not the other way round. After every change on
 a tablet it is told the game's board, the moves still waiting and the tiles players called
@@ -33,7 +35,6 @@ dropped tile) are kept apart as off the board and never join a move.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
@@ -43,15 +44,15 @@ import numpy as np
 from engine.board import Board, Cell, Placed
 from engine.rules import check_move
 from engine.tiles import COLOURS, Tile
-from vision.classifier import TileGuess, classify_crops
-from vision.crops import CROP, extract_crops
-from vision.decode import DetectedMove, decode_move, label_table, split_moves
+from vision.decode import DetectedMove, decode_move, split_moves
 from vision.doubts import Doubt, DoubtKind
+from vision.ledger import EvidenceLedger
 from vision.overlay import draw_board
 from vision.register import Registration, contradicts, register
 from vision.scan import scan_image
 from vision.source import Frame
 from vision.stable import StableGate
+from vision.witness import ChangeWitness
 
 PATIENCE = 0.2
 """Seconds a position with vanished tiles in the move's lines waits for the scene to change.
@@ -59,20 +60,6 @@ PATIENCE = 0.2
 Short, because a move must be reported within a second of the table going still, and the
 gate already waits ``still_seconds`` (0.5 s) of stillness; an arm resting over the tiles is
 kept out by the gate itself (``vision.stable.arm_over``)."""
-
-CELL_CHANGE = 0.2
-"""Mean log-colour change of an empty cell's middle that means something was put there."""
-
-SIDES = ((1, 0), (-1, 0), (0, 1), (0, -1))
-
-CHANGED_TILE_PROB = 0.9
-""""Is a tile" probability that, on a cell whose look changed, counts as a new tile."""
-
-SETTLED_SHARE = 0.999
-"""A label holding this share of a tile's evidence is settled: moves built on it need no flag."""
-
-FLOOR_PROB = 1e-3
-"""The least probability a reading lends a label, so one bad look cannot veto it."""
 
 MIN_SEEN_SHARE = 0.5
 """Below this share of known tiles found again, the scan did not see the board: no move."""
@@ -116,12 +103,9 @@ class MoveTracker:
         self._gate = StableGate(self.still_seconds)
         self._homography: np.ndarray | None = None
         self._held: _Held | None = None
-        self._image: np.ndarray | None = None
-        self._last: Registration | None = None
+        self._witness = ChangeWitness()
+        self._ledger = EvidenceLedger()
         self._reported: set[Doubt] = set()
-        self._suspects: set[Cell] = set()
-        self._evidence: dict[Cell, dict[Tile, float]] = {}
-        self._doubtful: set[Cell] = set()
         self._left_out: set[Cell] = set()
         self._frame: np.ndarray | None = None
         self._last_move: tuple[Placed, ...] = ()
@@ -145,9 +129,8 @@ class MoveTracker:
         self.board = self._game.with_tiles(
             (x, y, tile) for (x, y), tile in aside.items() if (x, y) not in game)
         self._unconfirmed = set(waiting) | {(x, y) for x, y, _ in extra}
-        self._suspects.clear()  # the players have looked at the table
-        self._evidence.clear()  # and their labels are final
-        self._doubtful.clear()
+        self._witness.suspects.clear()  # the players have looked at the table
+        self._ledger.clear()  # and their labels are final
         self._left_out.clear()
         if not extra:
             return []
@@ -190,24 +173,22 @@ class MoveTracker:
             return []
         far = _off_board(set(self.board), [cell for cell, _ in reg.new])
         off_board = tuple((*cell, guess.tile) for cell, guess in reg.new if cell in far)
-        reg.new = [(cell, guess) for cell, guess in reg.new if cell not in far]
+        reg = replace(reg, new=tuple((cell, guess) for cell, guess in reg.new
+                                     if cell not in far))
         self._view = replace(self._view, off_board=off_board)
-        unexplained = _unexplained_change(reg, frame.image, self._last, self._image)
-        read = _read_changed(frame.image, reg, [d.cell for d in unexplained if d.cell],
-                             self.colours)
-        reg.new = sorted(reg.new + read, key=lambda item: item[0])
-        read_cells = {cell for cell, _ in read}
-        unexplained = [d for d in unexplained if d.cell not in read_cells]
-        reg.problems += unexplained
-        self._suspects |= {d.cell for d in unexplained if d.cell is not None}
-        reg.problems += _doubtful(scan.doubtful, reg, self.board)
-        reg.problems += [Doubt(DoubtKind.MAYBE_TILE, cell=cell, tile=guess.tile)
-                         for cell, guess in reg.new if cell in self._left_out]
-        reg.new = [(cell, guess) for cell, guess in reg.new if cell not in self._left_out]
-        self._weigh(reg)
+        reg, unexplained = self._witness.look(reg, frame.image, self.colours)
+        problems = [*reg.problems, *unexplained, *_doubtful(scan.doubtful, reg, self.board),
+                    *(Doubt(DoubtKind.MAYBE_TILE, cell=cell, tile=guess.tile)
+                      for cell, guess in reg.new if cell in self._left_out)]
+        self.board, relabelled = self._ledger.weigh(reg.seen, self.board)
+        problems = [Doubt(DoubtKind.SETTLED, cell=d.cell, tile=relabelled[d.cell][0],
+                          other=relabelled[d.cell][1])
+                    if d.kind == DoubtKind.RELABELLED and d.cell in relabelled else d
+                    for d in problems]
+        reg = replace(reg, problems=tuple(problems), new=tuple(
+            (cell, guess) for cell, guess in reg.new if cell not in self._left_out))
         if reg.homography is not None:
             self._homography = reg.homography
-        self._last, self._image = reg, frame.image
         self._gate.region = _tile_region(scan.tiles, frame.image.shape,
                                          0.0 if lattice is None else lattice.pitch_px)
         if lattice is not None:
@@ -216,42 +197,6 @@ class MoveTracker:
             self._held = _Held(frame, reg)
             return []
         return self._report(frame, reg)
-
-    def _weigh(self, reg: Registration) -> None:
-        """Let every new look at a tile this tracker labelled itself refine its label.
-
-        A first reading torn between two labels that the rules both allow (white or blue, on
-        a first move) is settled by the next pictures, and so is a first reading that was
-        plain wrong (a 26-px tile in a blurred video frame): a label the later pictures
-        agree on wins even if the first reading did not offer it. Labels the players confirmed
-        (:meth:`accept`) are never touched, and a change that would break a line is refused.
-        Scores do not change: they depend on line lengths only.
-        """
-        for cell, guess in reg.seen.items():
-            evidence = self._evidence.get(cell)
-            if evidence is None:
-                continue
-            table = label_table(guess)
-            # a label no earlier look offered joins as no likelier than the least likely one
-            least = min(evidence.values())
-            for tile in table:
-                evidence.setdefault(tile, least)
-            for tile in evidence:
-                evidence[tile] += math.log(max(table.get(tile, 0.0), FLOOR_PROB))
-            best = max(evidence, key=evidence.__getitem__)
-            top = evidence[best]
-            share = 1.0 / sum(math.exp(v - top) for v in evidence.values())
-            if share >= SETTLED_SHARE:
-                self._doubtful.discard(cell)
-            old = self.board.get(cell)
-            if best == old:
-                continue
-            rest = Board.from_placed(p for p in self.board.placed() if p[:2] != cell)
-            if check_move(rest, [(*cell, best)]).legal:
-                self.board = rest.with_tiles([(*cell, best)])
-                reg.problems = [Doubt(DoubtKind.SETTLED, cell=cell, tile=old, other=best)
-                                if d.cell == cell and d.kind == DoubtKind.RELABELLED else d
-                                for d in reg.problems]
 
     def _flags(self, reg: Registration) -> list[Doubt]:
         """The problems that bear on the move: on a cell in a line one of its tiles scores.
@@ -265,10 +210,10 @@ class MoveTracker:
                  if d.cell is not None and _in_line(d.cell, new_cells, self.board)]
         fresh = {d.cell for d in reg.problems}
         flags += [Doubt(DoubtKind.UNREAD_EARLIER, cell=cell)
-                  for cell in sorted(self._suspects - fresh)
+                  for cell in sorted(self._witness.suspects - fresh)
                   if _in_line(cell, new_cells, self.board)]
         flags += [Doubt(DoubtKind.UNCONFIRMED, cell=cell, tile=self.board.get(cell))
-                  for cell in sorted(self._doubtful)
+                  for cell in sorted(self._ledger.doubtful)
                   if cell in self.board and _in_line(cell, new_cells, self.board)]
         return flags
 
@@ -283,14 +228,15 @@ class MoveTracker:
         joins the board but not this move (which it would make illegal or mis-scored), and
         the move is flagged so that a person puts it where it belongs.
         """
-        withdrawn = self._withdraw(reg)
+        reg, withdrawn = self._withdraw(reg)
         flags = self._flags(reg)
         notes = [d for d in reg.problems if d not in flags and d not in self._reported]
         self._reported.update(notes)
         notes = [replace(d, elsewhere=True) for d in notes]
-        late = [(cell, guess) for cell, guess in reg.new if cell in self._suspects]
-        new = [(cell, guess) for cell, guess in reg.new if cell not in self._suspects]
-        self._suspects -= set(reg.seen) | {cell for cell, _ in reg.new}
+        suspects = self._witness.suspects
+        late = [(cell, guess) for cell, guess in reg.new if cell in suspects]
+        new = [(cell, guess) for cell, guess in reg.new if cell not in suspects]
+        suspects -= set(reg.seen) | {cell for cell, _ in reg.new}
         flags += [Doubt(DoubtKind.LAID_EARLIER, cell=cell, tile=guess.tile)
                   for cell, guess in late]
         late_tiles = [(x, y, guess.tile) for (x, y), guess in late]
@@ -320,11 +266,7 @@ class MoveTracker:
                 self._unconfirmed |= {(x, y) for x, y, _ in move.tiles}
             self._left_out.update(move.left_out)
             for x, y, tile in move.tiles:
-                if move.needs_confirmation:
-                    self._doubtful.add((x, y))
-                table = label_table(guesses[x, y])
-                self._evidence[x, y] = {t: math.log(max(table.get(t, 0.0), FLOOR_PROB))
-                                        for t in {tile, *table}}
+                self._ledger.record((x, y), tile, guesses[x, y], move.needs_confirmation)
             self._last_move = move.tiles
             found.append(replace(move, doubts=(*move.doubts, *notes), at=at, left_out=()))
         self.board, self._game = board, game
@@ -341,7 +283,7 @@ class MoveTracker:
         pixels = cv2.perspectiveTransform(cells, reg.homography)[0]
         return self._gate.appeared_at(pixels, frame.image.shape)
 
-    def _withdraw(self, reg: Registration) -> tuple[Cell, ...]:
+    def _withdraw(self, reg: Registration) -> tuple[Registration, tuple[Cell, ...]]:
         """Tiles of unconfirmed moves that are no longer on the table: taken back.
 
         Only in the table app (a game told us which moves are unconfirmed): a confirmed tile
@@ -349,15 +291,15 @@ class MoveTracker:
         """
         withdrawn = tuple(cell for cell in reg.missing if cell in self._unconfirmed)
         if not withdrawn:
-            return ()
+            return reg, ()
         self.board = Board.from_placed(p for p in self.board.placed() if p[:2] not in withdrawn)
         if self._game is not None:
             self._game = Board.from_placed(p for p in self._game.placed()
                                            if p[:2] not in withdrawn)
         self._unconfirmed -= set(withdrawn)
-        reg.missing = [cell for cell in reg.missing if cell not in withdrawn]
-        reg.problems = [d for d in reg.problems if d.cell not in withdrawn]
-        return withdrawn
+        return replace(reg, missing=tuple(c for c in reg.missing if c not in withdrawn),
+                       problems=tuple(d for d in reg.problems if d.cell not in withdrawn)
+                       ), withdrawn
 
     def _see(self, reg: Registration, read: Iterable[tuple[Cell, object]]) -> None:
         """Remember what this position showed on the board: in the board's labels, except
@@ -443,84 +385,6 @@ def _in_line(cell: Cell, cells: list[Cell], occupied: Board) -> bool:
         if step == cell:
             return True
     return False
-
-
-def _cell_patterns(image: np.ndarray, homography: np.ndarray, cells: list[Cell],
-                   offsets: dict[Cell, tuple[float, float]]) -> np.ndarray:
-    """The middle of each cell as a 6x6 log-colour pattern (N, 6, 6, 3); NaN off the picture.
-
-    The middle is the central 0.4 of a cell (a crop spans 1.2 cells), moved with the tiles
-    next to it (``offsets``: where tiles lie off their cell centres) so that a nudged
-    neighbour, or a lattice fitted a little off, does not put a tile's edge in it.
-    """
-    centres = _empty_centres(cells, offsets)
-    crops = extract_crops(image, homography, centres)
-    middle = crops[:, CROP // 3:2 * CROP // 3, CROP // 3:2 * CROP // 3].astype(np.float32)
-    patterns = np.log(np.stack([cv2.resize(m, (6, 6), interpolation=cv2.INTER_AREA)
-                                for m in middle]) + 8.0)
-    pixels = cv2.perspectiveTransform(np.array([centres], np.float64), homography)[0]
-    h, w = image.shape[:2]
-    off = (pixels[:, 0] < 0) | (pixels[:, 0] >= w) | (pixels[:, 1] < 0) | (pixels[:, 1] >= h)
-    patterns[off] = np.nan
-    return patterns
-
-
-def _empty_centres(cells: list[Cell], offsets: dict[Cell, tuple[float, float]]) -> np.ndarray:
-    """Where a tile laid on each empty cell would lie: moved with the tiles beside it."""
-    centres = []
-    for x, y in cells:
-        near = [offsets[x + dx, y + dy] for dx, dy in SIDES if (x + dx, y + dy) in offsets]
-        dx, dy = np.mean(near, axis=0) if near else (0.0, 0.0)
-        centres.append((x + dx, y + dy))
-    return np.array(centres, np.float64).reshape(-1, 2)
-
-
-def _read_changed(image: np.ndarray, reg: Registration, cells: list[Cell],
-                  colours: tuple[str, ...]) -> list[tuple[Cell, TileGuess]]:
-    """New tiles on cells whose look changed, that the classifier reads as tiles.
-
-    The scan only reads a cell beside the tiles as a tile on the classifier's word when it is
-    all but sure (``vision.scan.COMPLETION_TILE_PROB``): it has no "before" to compare with.
-    Here the cell's change in the still picture is a second witness, so a fair belief
-    (:data:`CHANGED_TILE_PROB`) will do. The crops are read together with the tiles seen, so
-    that colours are judged against the frame's other tiles as usual.
-    """
-    if not cells or reg.homography is None:
-        return []
-    seen = [(x + dx, y + dy) for (x, y) in reg.seen
-            for dx, dy in [reg.offsets.get((x, y), (0.0, 0.0))]]
-    centres = np.vstack([_empty_centres(cells, reg.offsets),
-                         np.array(seen, np.float64).reshape(-1, 2)])
-    guesses = classify_crops(extract_crops(image, reg.homography, centres), colours)
-    return [(cell, guess) for cell, guess in zip(cells, guesses, strict=False)
-            if guess.tile_prob >= CHANGED_TILE_PROB]
-
-
-def _unexplained_change(reg: Registration, image: np.ndarray,
-                        before: Registration | None, before_image: np.ndarray | None
-                        ) -> list[Doubt]:
-    """Empty cells next to the tiles whose look changed although no tile was read there.
-
-    The scan can miss a tile (glare, a low score); then a move would be read short and scored
-    wrong without a word. Comparing the middle of each empty neighbouring cell in the two
-    pictures, each through its own lattice (so a moved camera does not matter) and after the
-    typical change of each colour channel (so a lamp does not matter), catches a tile laid there.
-    """
-    if (before is None or before_image is None or before.homography is None
-            or reg.homography is None):
-        return []
-    occupied = set(reg.seen) | set(reg.missing) | {cell for cell, _ in reg.new}
-    empty = sorted({(x + dx, y + dy) for x, y in occupied for dx, dy in SIDES} - occupied)
-    if len(empty) < 3:
-        return []
-    diff = (_cell_patterns(image, reg.homography, empty, reg.offsets)
-            - _cell_patterns(before_image, before.homography, empty, before.offsets))
-    if np.isnan(diff).all():
-        return []
-    diff -= np.nanmedian(diff, axis=(0, 1, 2))
-    change = np.abs(diff).mean(axis=(1, 2, 3))
-    return [Doubt(DoubtKind.CHANGED_UNREAD, cell=cell)
-            for cell, d in zip(empty, change, strict=True) if d > CELL_CHANGE]
 
 
 def _tile_region(readings, shape: tuple[int, ...],

@@ -1,0 +1,132 @@
+"""The change witness: empty cells whose look changed between two still pictures.
+
+The scan can miss a tile (glare, a low score); then a move would be read short and scored
+wrong without a word. So the middle of each empty cell beside the tiles is compared with the
+last still picture. A change there with a fair "is a tile" reading is a tile (the change is
+the second witness); a change with no tile read keeps the cell suspect until a tile is read
+there or the players confirm the board, since a tile missed once may be missed again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+import cv2
+import numpy as np
+
+from engine.board import Cell
+from vision.classifier import TileGuess, classify_crops
+from vision.crops import CROP, extract_crops
+from vision.doubts import Doubt, DoubtKind
+from vision.register import Registration
+
+CELL_CHANGE = 0.2
+"""Mean log-colour change of an empty cell's middle that means something was put there."""
+
+SIDES = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+CHANGED_TILE_PROB = 0.9
+""""Is a tile" probability that, on a cell whose look changed, counts as a new tile."""
+
+
+@dataclass
+class ChangeWitness:
+    """Compares each still position with the last one; ``suspects`` are the cells that
+    changed with no tile read there."""
+
+    suspects: set[Cell] = field(default_factory=set)
+    _before: Registration | None = None
+    _image: np.ndarray | None = None
+
+    def look(self, reg: Registration, image: np.ndarray, colours: tuple[str, ...]
+             ) -> tuple[Registration, list[Doubt]]:
+        """The position with the tiles the change vouches for added to its new readings, and
+        a doubt for each changed cell still unread (now a suspect). Remembers the picture."""
+        unexplained = _unexplained_change(reg, image, self._before, self._image)
+        read = _read_changed(image, reg, [d.cell for d in unexplained if d.cell], colours)
+        read_cells = {cell for cell, _ in read}
+        unexplained = [d for d in unexplained if d.cell not in read_cells]
+        self.suspects |= {d.cell for d in unexplained if d.cell is not None}
+        reg = replace(reg, new=tuple(sorted((*reg.new, *read), key=lambda item: item[0])))
+        self._before, self._image = reg, image
+        return reg, unexplained
+
+
+def _cell_patterns(image: np.ndarray, homography: np.ndarray, cells: Sequence[Cell],
+                   offsets: Mapping[Cell, tuple[float, float]]) -> np.ndarray:
+    """The middle of each cell as a 6x6 log-colour pattern (N, 6, 6, 3); NaN off the picture.
+
+    The middle is the central 0.4 of a cell (a crop spans 1.2 cells), moved with the tiles
+    next to it (``offsets``: where tiles lie off their cell centres) so that a nudged
+    neighbour, or a lattice fitted a little off, does not put a tile's edge in it.
+    """
+    centres = _empty_centres(cells, offsets)
+    crops = extract_crops(image, homography, centres)
+    middle = crops[:, CROP // 3:2 * CROP // 3, CROP // 3:2 * CROP // 3].astype(np.float32)
+    patterns = np.log(np.stack([cv2.resize(m, (6, 6), interpolation=cv2.INTER_AREA)
+                                for m in middle]) + 8.0)
+    pixels = cv2.perspectiveTransform(np.array([centres], np.float64), homography)[0]
+    h, w = image.shape[:2]
+    off = (pixels[:, 0] < 0) | (pixels[:, 0] >= w) | (pixels[:, 1] < 0) | (pixels[:, 1] >= h)
+    patterns[off] = np.nan
+    return patterns
+
+
+def _empty_centres(cells: Sequence[Cell],
+                   offsets: Mapping[Cell, tuple[float, float]]) -> np.ndarray:
+    """Where a tile laid on each empty cell would lie: moved with the tiles beside it."""
+    centres = []
+    for x, y in cells:
+        near = [offsets[x + dx, y + dy] for dx, dy in SIDES if (x + dx, y + dy) in offsets]
+        dx, dy = np.mean(near, axis=0) if near else (0.0, 0.0)
+        centres.append((x + dx, y + dy))
+    return np.array(centres, np.float64).reshape(-1, 2)
+
+
+def _read_changed(image: np.ndarray, reg: Registration, cells: Sequence[Cell],
+                  colours: tuple[str, ...]) -> list[tuple[Cell, TileGuess]]:
+    """New tiles on cells whose look changed, that the classifier reads as tiles.
+
+    The scan only reads a cell beside the tiles as a tile on the classifier's word when it is
+    all but sure (``vision.scan.COMPLETION_TILE_PROB``): it has no "before" to compare with.
+    Here the cell's change in the still picture is a second witness, so a fair belief
+    (:data:`CHANGED_TILE_PROB`) will do. The crops are read together with the tiles seen, so
+    that colours are judged against the frame's other tiles as usual.
+    """
+    if not cells or reg.homography is None:
+        return []
+    seen = [(x + dx, y + dy) for (x, y) in reg.seen
+            for dx, dy in [reg.offsets.get((x, y), (0.0, 0.0))]]
+    centres = np.vstack([_empty_centres(cells, reg.offsets),
+                         np.array(seen, np.float64).reshape(-1, 2)])
+    guesses = classify_crops(extract_crops(image, reg.homography, centres), colours)
+    return [(cell, guess) for cell, guess in zip(cells, guesses, strict=False)
+            if guess.tile_prob >= CHANGED_TILE_PROB]
+
+
+def _unexplained_change(reg: Registration, image: np.ndarray,
+                        before: Registration | None, before_image: np.ndarray | None
+                        ) -> list[Doubt]:
+    """Empty cells next to the tiles whose look changed although no tile was read there.
+
+    The scan can miss a tile (glare, a low score); then a move would be read short and scored
+    wrong without a word. Comparing the middle of each empty neighbouring cell in the two
+    pictures, each through its own lattice (so a moved camera does not matter) and after the
+    typical change of each colour channel (so a lamp does not matter), catches a tile laid there.
+    """
+    if (before is None or before_image is None or before.homography is None
+            or reg.homography is None):
+        return []
+    occupied = set(reg.seen) | set(reg.missing) | {cell for cell, _ in reg.new}
+    empty = sorted({(x + dx, y + dy) for x, y in occupied for dx, dy in SIDES} - occupied)
+    if len(empty) < 3:
+        return []
+    diff = (_cell_patterns(image, reg.homography, empty, reg.offsets)
+            - _cell_patterns(before_image, before.homography, empty, before.offsets))
+    if np.isnan(diff).all():
+        return []
+    diff -= np.nanmedian(diff, axis=(0, 1, 2))
+    change = np.abs(diff).mean(axis=(1, 2, 3))
+    return [Doubt(DoubtKind.CHANGED_UNREAD, cell=cell)
+            for cell, d in zip(empty, change, strict=True) if d > CELL_CHANGE]
