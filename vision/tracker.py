@@ -13,8 +13,9 @@ Two helpers keep what the tracker learns between positions: the change witness
 (:mod:`vision.witness`) reads again an empty cell beside the tiles whose look changed although
 the scan read no tile there, and keeps it suspect if still no tile is read; the evidence
 ledger (:mod:`vision.ledger`) lets later pictures settle the labels the tracker chose itself.
-Drawing the preview is :func:`vision.overlay.draw_board`'s. A reading the decoder had to leave out of a move to make it
-legal (the table seen through a hole between tiles) is kept off the board from then on.
+Drawing the preview is :func:`vision.overlay.draw_board`'s. A reading the decoder had to
+leave out of a move to make it legal (the table seen through a hole between tiles) is kept
+off the board from then on.
 
 Since a wrong score must never pass silently, a move is also flagged when something in its
 lines is in doubt: a suspect cell, a reading the classifier half-believed is a tile (or one
