@@ -32,7 +32,7 @@ DEFAULTS: dict[str, Any] = {
     "DB_PATH": "qwirkle.sqlite3",
     "COLOURS": COLOURS,
     "PUBLIC_URL": None,  # the LAN address for the QR code; the request's host when None
-    "HOST_ADDRESSES": (),  # this machine's own addresses besides loopback (it is at the table)
+    "HOST_ADDRESSES": (),  # this machine's LAN addresses and names: Host values it answers to
     "SSE_KEEPALIVE_S": 15.0,
     "SSE_MAX_S": 30 * 60.0,  # a stream ends after this; the browser reconnects and resumes
     "PREVIEW_FPS": 4.0,

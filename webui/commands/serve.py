@@ -130,15 +130,20 @@ def own_addresses(lan: str) -> tuple[str, ...]:
 
 
 def close_stalled_connections(server) -> None:
-    """Add to waitress's periodic clean-up: close a connection whose client stopped reading
-    while output waits for it. Its thread, blocked until the buffer drains, is then free."""
+    """Add to waitress's periodic clean-up: end a connection whose client stopped reading
+    while output waits for it. Its thread, blocked until the buffer drains, is then free.
+
+    The socket is shut down, not closed: the clean-up runs while waitress lists the sockets
+    to wait on, and closing one there hands it a dead descriptor. A shut-down socket reports
+    an error, and waitress closes the connection in its own time."""
     clean_up = server.maintenance
 
     def maintenance(now: float) -> None:
         clean_up(now)
         for channel in list(server.active_channels.values()):
             if channel.total_outbufs_len and channel.last_activity < now - STALLED_S:
-                channel.handle_close()
+                with contextlib.suppress(OSError):
+                    channel.socket.shutdown(socket.SHUT_RDWR)
 
     server.maintenance = maintenance
 
