@@ -25,6 +25,7 @@ from .db import EventLog
 from .games import Conflict, Games, UnknownGame
 from .i18n import init_i18n
 from .live import LiveLoop, Tracker
+from .streams import StreamGate
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +54,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["qwirkle_keys"] = table_keys(event_log)
     if app.config.get("TRUSTED_HOSTS") is None:
         app.config["TRUSTED_HOSTS"] = trusted_hosts(app.config)
+    app.extensions["qwirkle_stream_gate"] = StreamGate()
+    app.extensions["qwirkle_event_cache"] = events.EventCache(app)
     init_i18n(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(events.bp)

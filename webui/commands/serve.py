@@ -129,6 +129,16 @@ def own_addresses(lan: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(n.lower() for n in found if n))
 
 
+def make_server(app, host: str, port: int, cleanup_s: float = 5.0):
+    """waitress, sized for the streams (see webui/streams.py) and with small buffers."""
+    server = waitress.create_server(
+        app, host=host, port=port, threads=STREAMS_TOTAL + REQUEST_THREADS,
+        connection_limit=CONNECTIONS, channel_timeout=60, cleanup_interval=cleanup_s,
+        outbuf_high_watermark=OUTBUF_BYTES, outbuf_overflow=OUTBUF_BYTES, ident="qwirkle")
+    close_stalled_connections(server)
+    return server
+
+
 def close_stalled_connections(server) -> None:
     """Add to waitress's periodic clean-up: end a connection whose client stopped reading
     while output waits for it. Its thread, blocked until the buffer drains, is then free.
@@ -173,11 +183,7 @@ def run(args: argparse.Namespace) -> int:
     segno.make(join, error="m").terminal(out=sys.stdout, compact=True)
     print(f"Join link: {join}")
     print(f"Games are kept in {db}", flush=True)
-    server = waitress.create_server(
-        app, host=args.host, port=args.port, threads=STREAMS_TOTAL + REQUEST_THREADS,
-        connection_limit=CONNECTIONS, channel_timeout=60, cleanup_interval=5,
-        outbuf_high_watermark=OUTBUF_BYTES, outbuf_overflow=OUTBUF_BYTES, ident="qwirkle")
-    close_stalled_connections(server)
+    server = make_server(app, args.host, args.port)
     try:
         server.run()
     finally:
