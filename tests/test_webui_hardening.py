@@ -100,8 +100,15 @@ def test_a_bad_stored_row_leaves_the_rest_readable_even_after_a_restart(db, tabl
                      json.dumps(["red", "orange", "yellow", "green", "blue", "purple"])))
         raw.execute("INSERT INTO games (created, players, colours) VALUES (?, ?, ?)",
                     ("not a date", "[]", "[]"))
-        raw.execute("INSERT INTO events (game_id, seq, at, kind, payload) VALUES (?, ?, ?, ?, ?)",
-                    (good, 99, "2026-01-01T00:00:00+00:00", "play", "{not json"))
+        raw.execute("INSERT INTO games (created, players, colours) VALUES (?, ?, ?)",
+                    ("2026-01-01T00:00:00+00:00", '["Solo"]', '["pink", "red"]'))
+        events = [(good, 99, "2026-01-01T00:00:00+00:00", "play", "{not json"),
+                  (good, 100, "not a date", "play", "{}"),
+                  (good, 101, "2026-01-01T00:00:00+00:00", "play",
+                   json.dumps({"turn": {"kind": "place", "tiles": [
+                       {"x": 0, "y": 1, "colour": ["red"], "shape": {"a": 1}}]}}))]
+        raw.executemany("INSERT INTO events (game_id, seq, at, kind, payload) "
+                        "VALUES (?, ?, ?, ?, ?)", events)
     again = Table(make_app(db))
     for path in ("/api/state", "/api/games", f"/api/games/{good}/state", "/games", "/setup",
                  f"/games/{good}/table", f"/games/{good}/sheet",

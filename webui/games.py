@@ -133,15 +133,24 @@ class Games:
         self._changed = threading.Condition(self._lock)
         self._games: dict[int, Game] = {}
         self._rev = 0
-        rows = event_log.games()
-        self._current: int | None = rows[0].id if rows else None
+        self._current: int | None = None
+        rows = self.rows()
+        self._current = rows[0].id if rows else None
         self.camera: dict[str, str] = {"state": "off", "message": ""}
         # Told the confirmed board of the current game whenever it changes (the live tracker).
         self.on_board: Callable[[tuple[str, ...], Board], None] | None = None
 
     # --- reading -------------------------------------------------------------------------
     def rows(self) -> list[GameRow]:
-        return self.log.games()
+        """Every game that reads back, newest first (one that cannot is left out)."""
+        return [row for row in self.log.games() if self._readable(row.id)]
+
+    def _readable(self, game_id: int) -> bool:
+        try:
+            self.get(game_id)
+        except UnknownGame:
+            return False
+        return True
 
     def current_id(self) -> int | None:
         """The game at the table: the newest one."""
@@ -157,11 +166,15 @@ class Games:
             return self._games[game_id]
 
     def _replay(self, row: GameRow) -> Game:
-        game = Game(row, TableGame.new(row.players, colours=row.colours))
+        try:
+            game = Game(row, TableGame.new(row.players, colours=row.colours))
+        except ValueError as error:  # a stored row no game can be made of: as if absent
+            logger.warning("game %s left out: %s", row.id, error)
+            raise UnknownGame(row.id) from None
         for event in self.log.events(row.id):
             try:
                 game.table = apply_event(game.table, event.kind, event.payload)
-            except (PayloadError, IllegalMove) as error:
+            except (PayloadError, IllegalMove, TypeError, ValueError) as error:
                 # Keep every other event: one that no longer replays (say, after a rules fix)
                 # must not take the rest of the game with it.
                 logger.warning("game %s: event %s (%s) skipped: %s",
