@@ -96,8 +96,10 @@ def make_inputs(folder: Path, count: int, seed: int) -> list[tuple[str, list[str
             path.write_bytes(rng.randbytes(rng.randint(1, 5000)))
             kind = "bytes"
         else:
-            params = [cv2.IMWRITE_PNG_BILEVEL, 1] if suffix == ".png" and rng.random() < 0.3 \
-                else []
+            params = []
+            if suffix == ".png" and rng.random() < 0.3:  # 1 bit per pixel
+                image = (cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) > 127).astype(np.uint8) * 255
+                params = [cv2.IMWRITE_PNG_BILEVEL, 1]
             data = cv2.imencode(suffix, image, params)[1].tobytes()
             if rng.random() < 0.2:
                 data, kind = data[: rng.randint(1, len(data) - 1)], "truncated"

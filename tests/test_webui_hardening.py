@@ -5,10 +5,16 @@ with a clear answer, and nothing already recorded is lost or hidden."""
 from __future__ import annotations
 
 import json
+import re
+import socket
 import sqlite3
+import subprocess
+import sys
+import time
+import urllib.request
 
 import pytest
-from webui_support import ROW, Table, make_app
+from webui_support import REPO, ROW, Table, free_port, make_app
 
 from webui.auth import COOKIE, PIN_LOCKOUT_S, PIN_TRIES, TableKeys
 
@@ -94,8 +100,15 @@ def test_a_bad_stored_row_leaves_the_rest_readable_even_after_a_restart(db, tabl
                      json.dumps(["red", "orange", "yellow", "green", "blue", "purple"])))
         raw.execute("INSERT INTO games (created, players, colours) VALUES (?, ?, ?)",
                     ("not a date", "[]", "[]"))
-        raw.execute("INSERT INTO events (game_id, seq, at, kind, payload) VALUES (?, ?, ?, ?, ?)",
-                    (good, 99, "2026-01-01T00:00:00+00:00", "play", "{not json"))
+        raw.execute("INSERT INTO games (created, players, colours) VALUES (?, ?, ?)",
+                    ("2026-01-01T00:00:00+00:00", '["Solo"]', '["pink", "red"]'))
+        events = [(good, 99, "2026-01-01T00:00:00+00:00", "play", "{not json"),
+                  (good, 100, "not a date", "play", "{}"),
+                  (good, 101, "2026-01-01T00:00:00+00:00", "play",
+                   json.dumps({"turn": {"kind": "place", "tiles": [
+                       {"x": 0, "y": 1, "colour": ["red"], "shape": {"a": 1}}]}}))]
+        raw.executemany("INSERT INTO events (game_id, seq, at, kind, payload) "
+                        "VALUES (?, ?, ?, ?, ?)", events)
     again = Table(make_app(db))
     for path in ("/api/state", "/api/games", f"/api/games/{good}/state", "/games", "/setup",
                  f"/games/{good}/table", f"/games/{good}/sheet",
@@ -230,3 +243,49 @@ def test_csv_export_neutralises_formulas_and_has_a_bom(table):
     header = data.decode("utf-8-sig").splitlines()[0]
     assert header == ("round,\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",'+1,'-2,'@cmd,"
                       "مريم 🎲")
+
+
+# --- the real server: Host names and idle streams ------------------------------------------
+
+def raw_get(port: int, path: str, host: str, timeout: float = 10.0) -> int:
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
+        return int(sock.recv(64).split()[1])
+
+
+def test_serve_answers_its_own_names_and_stays_writable_behind_idle_streams(tmp_path):
+    port = free_port()
+    log = (tmp_path / "serve.log").open("w")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "webui.cli", "serve", "--camera", "none", "--host", "127.0.0.1",
+         "--port", str(port), "--db", str(tmp_path / "games.sqlite3"),
+         "--allow-host", "Qwirkle.LAN"], stdout=log, stderr=subprocess.STDOUT, cwd=REPO)
+    idle = []
+    try:
+        deadline = time.monotonic() + 60
+        while True:  # until it prints the link and answers
+            assert server.poll() is None and time.monotonic() < deadline
+            try:
+                if raw_get(port, "/api/camera", f"127.0.0.1:{port}") == 200:
+                    break
+            except OSError:
+                time.sleep(0.2)
+        token = re.search(r"/join\?t=(\S+)", (tmp_path / "serve.log").read_text()).group(1)
+        assert raw_get(port, "/api/camera", "qwirkle.lan") == 200
+        assert raw_get(port, "/setup", "evil.example:8000") == 400
+        # More idle streams than the 32 threads that used to serve everything.
+        for _ in range(40):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+            sock.sendall(f"GET /camera.mjpeg HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+            idle.append(sock)
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/games", method="POST",
+            data=json.dumps({"players": ["Ann", "Bob"]}).encode(),
+            headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            assert response.status == 201
+    finally:
+        for sock in idle:
+            sock.close()
+        server.kill()
+        server.wait()

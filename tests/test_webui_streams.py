@@ -3,10 +3,16 @@ so idle streams can never take the threads that serve the game's writes (issue 1
 
 from __future__ import annotations
 
+import socket
+import threading
+import time
+import urllib.request
+
 import pytest
 from webui_support import ROW, Table, make_app
 
 from webui import events
+from webui.commands import serve
 from webui.streams import StreamGate
 
 
@@ -81,3 +87,41 @@ def test_an_event_is_rendered_once_for_all_streams(table, monkeypatch):
     assert len(renders) <= 3  # the pending move, its confirmation: once each, not per stream
     for stream in streams:
         stream.close()
+
+
+class BigPreview:
+    """A live loop stand-in whose preview frames are large and new each time."""
+
+    def __init__(self) -> None:
+        self.frames = 0
+
+    def jpeg(self) -> bytes:
+        self.frames += 1
+        return bytes(200_000) + self.frames.to_bytes(4, "big")
+
+
+def test_a_client_that_stops_reading_is_disconnected_and_its_slot_freed(tmp_path, monkeypatch):
+    monkeypatch.setattr(serve, "STALLED_S", 1.0)
+    app = make_app(tmp_path / "games.sqlite3", PREVIEW_FPS=50.0, SSE_MAX_S=60.0)
+    app.extensions["qwirkle_live"] = BigPreview()
+    server = serve.make_server(app, "127.0.0.1", 0, cleanup_s=0.5)
+    port = server.effective_port
+    threading.Thread(target=server.run, daemon=True).start()
+    try:
+        stalled = socket.create_connection(("127.0.0.1", port))
+        stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        stalled.sendall(f"GET /camera.mjpeg HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        gate = app.extensions["qwirkle_stream_gate"]
+        deadline = time.monotonic() + 30
+        while gate.count() != 1:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        # It reads nothing: buffers fill, and then the clean-up ends the connection.
+        while gate.count():
+            assert time.monotonic() < deadline, "the stalled stream was never ended"
+            time.sleep(0.1)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/camera", timeout=10) as reply:
+            assert reply.status == 200  # and the server goes on serving
+        stalled.close()
+    finally:
+        server.close()

@@ -321,7 +321,12 @@ def recover_symbols(work: Work, to_pixels: np.ndarray, centres: np.ndarray, typi
     but one are closed the centre must also differ in colour from the table or board near it
     (``tiles``: the found tiles' working-pixel centres, kept out of that estimate). Cells that
     pass only the looser :data:`DOUBTFUL` test come back marked ``doubtful``.
+
+    With :data:`MAX_SYMBOLS` tiles found already there is nothing to recover: a pattern that
+    repeats over the whole photo would otherwise grow the lattice round after round.
     """
+    if len(tiles) >= MAX_SYMBOLS:
+        return []
     centres = _recentre(work, to_pixels, centres)
     centre, rays = _sample_offsets()
     ratio = _sample(work.ratio, to_pixels, centres, np.concatenate([centre, rays]))
@@ -347,7 +352,8 @@ def recover_symbols(work: Work, to_pixels: np.ndarray, centres: np.ndarray, typi
     # tiles, is no gap between tiles: a white symbol on a white board passes on that alone
     unlike |= light_table & (closed[accepted] >= RAYS - 1)
     return [Symbol((float(u), float(v)), typical, typical, doubtful=not ok)
-            for (u, v), ok in zip(found[unlike], sure[accepted][unlike], strict=True)]
+            for (u, v), ok in zip(found[unlike], sure[accepted][unlike], strict=True)
+            ][: MAX_SYMBOLS - len(tiles)]
 
 
 BACKGROUND_DELTA = 12.0

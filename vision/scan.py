@@ -235,7 +235,10 @@ def _completed(image: np.ndarray, located: Located,
         pixels = lattice.project(homography, centres)
         h, w = image.shape[:2]
         inside = (pixels >= 0).all(axis=1) & (pixels[:, 0] < w) & (pixels[:, 1] < h)
-        free, centres = free[inside], centres[inside]
+        # No more cells than a game has tiles (with room to spare): a photo-wide pattern
+        # would otherwise double the cells each round.
+        room = max(0, detect.MAX_SYMBOLS - len(cells))
+        free, centres = free[inside][:room], centres[inside][:room]
         if not len(free):
             break
         extra = extract_crops(image, homography, centres)

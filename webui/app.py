@@ -25,6 +25,7 @@ from .db import EventLog
 from .games import Conflict, Games, UnknownGame
 from .i18n import init_i18n
 from .live import LiveLoop, Tracker
+from .streams import StreamGate
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +33,7 @@ DEFAULTS: dict[str, Any] = {
     "DB_PATH": "qwirkle.sqlite3",
     "COLOURS": COLOURS,
     "PUBLIC_URL": None,  # the LAN address for the QR code; the request's host when None
-    "HOST_ADDRESSES": (),  # this machine's own addresses besides loopback (it is at the table)
+    "HOST_ADDRESSES": (),  # this machine's LAN addresses and names: Host values it answers to
     "SSE_KEEPALIVE_S": 15.0,
     "SSE_MAX_S": 30 * 60.0,  # a stream ends after this; the browser reconnects and resumes
     "PREVIEW_FPS": 4.0,
@@ -53,6 +54,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["qwirkle_keys"] = table_keys(event_log)
     if app.config.get("TRUSTED_HOSTS") is None:
         app.config["TRUSTED_HOSTS"] = trusted_hosts(app.config)
+    app.extensions["qwirkle_stream_gate"] = StreamGate()
+    app.extensions["qwirkle_event_cache"] = events.EventCache(app)
     init_i18n(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(events.bp)

@@ -58,12 +58,11 @@ class EventCache:
 
 
 def gate() -> StreamGate:
-    return current_app.extensions.setdefault("qwirkle_stream_gate", StreamGate())
+    return current_app.extensions["qwirkle_stream_gate"]
 
 
 def event_cache() -> EventCache:
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
-    return app.extensions.setdefault("qwirkle_event_cache", EventCache(app))
+    return current_app.extensions["qwirkle_event_cache"]
 
 
 def stream(chunks: Iterator[str] | Iterator[bytes], mimetype: str) -> Response:

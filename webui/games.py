@@ -156,8 +156,9 @@ class Games:
         self._lock = threading.RLock()
         self.notifier = Notifier(self._lock)
         self._games: dict[int, Game] = {}
-        rows = event_log.games()
-        self._current: int | None = rows[0].id if rows else None
+        self._current: int | None = None
+        rows = self.rows()
+        self._current = rows[0].id if rows else None
         self.camera: dict[str, Any] = {"state": "off", "message": ""}
         # Told the current game whenever it changes (the live tracker); answers the tiles it
         # sees that the game holds nowhere, each group to be offered again as a move.
@@ -169,7 +170,15 @@ class Games:
 
     # --- reading -------------------------------------------------------------------------
     def rows(self) -> list[GameRow]:
-        return self.log.games()
+        """Every game that reads back, newest first (one that cannot is left out)."""
+        return [row for row in self.log.games() if self._readable(row.id)]
+
+    def _readable(self, game_id: int) -> bool:
+        try:
+            self.get(game_id)
+        except UnknownGame:
+            return False
+        return True
 
     def current_id(self) -> int | None:
         """The game at the table: the newest one."""
@@ -185,7 +194,11 @@ class Games:
             return self._games[game_id]
 
     def _replay(self, row: GameRow) -> Game:
-        game = Game(row, TableGame.new(row.players, colours=row.colours))
+        try:
+            game = Game(row, TableGame.new(row.players, colours=row.colours))
+        except ValueError as error:  # a stored row no game can be made of: as if absent
+            logger.warning("game %s left out: %s", row.id, error)
+            raise UnknownGame(row.id) from None
         for event in self.log.events(row.id):
             try:
                 kind = Event(event.kind)
@@ -193,7 +206,7 @@ class Games:
                     apply_side_event(game, kind, event.payload)
                 else:
                     game.table = apply_event(game.table, kind, event.payload)
-            except (PayloadError, IllegalMove, ValueError) as error:
+            except (PayloadError, IllegalMove, TypeError, ValueError) as error:
                 # Keep every other event: one that no longer replays (say, after a rules fix)
                 # must not take the rest of the game with it.
                 logger.warning("game %s: event %s (%s) skipped: %s",

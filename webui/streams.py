@@ -17,6 +17,8 @@ import threading
 from collections import Counter
 from collections.abc import Callable
 
+from .auth import LOOPBACK
+
 STREAMS_TOTAL = 160
 """Streams open at once, all clients together (each holds a waitress thread)."""
 
@@ -26,7 +28,6 @@ STREAMS_PER_CLIENT = 32
 REQUEST_THREADS = 16
 """Threads kept for ordinary requests, never taken by a stream."""
 
-LOOPBACK = ("127.0.0.1", "::1")
 
 
 class StreamGate:

@@ -144,16 +144,31 @@ def own_addresses(lan: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(n.lower() for n in found if n))
 
 
+def make_server(app, host: str, port: int, cleanup_s: float = 5.0):
+    """waitress, sized for the streams (see webui/streams.py) and with small buffers."""
+    server = waitress.create_server(
+        app, host=host, port=port, threads=STREAMS_TOTAL + REQUEST_THREADS,
+        connection_limit=CONNECTIONS, channel_timeout=60, cleanup_interval=cleanup_s,
+        outbuf_high_watermark=OUTBUF_BYTES, outbuf_overflow=OUTBUF_BYTES, ident="qwirkle")
+    close_stalled_connections(server)
+    return server
+
+
 def close_stalled_connections(server) -> None:
-    """Add to waitress's periodic clean-up: close a connection whose client stopped reading
-    while output waits for it. Its thread, blocked until the buffer drains, is then free."""
+    """Add to waitress's periodic clean-up: end a connection whose client stopped reading
+    while output waits for it. Its thread, blocked until the buffer drains, is then free.
+
+    The socket is shut down, not closed: the clean-up runs while waitress lists the sockets
+    to wait on, and closing one there hands it a dead descriptor. A shut-down socket reports
+    an error, and waitress closes the connection in its own time."""
     clean_up = server.maintenance
 
     def maintenance(now: float) -> None:
         clean_up(now)
         for channel in list(server.active_channels.values()):
             if channel.total_outbufs_len and channel.last_activity < now - STALLED_S:
-                channel.handle_close()
+                with contextlib.suppress(OSError):
+                    channel.socket.shutdown(socket.SHUT_RDWR)
 
     server.maintenance = maintenance
 
@@ -185,11 +200,7 @@ def run(args: argparse.Namespace) -> int:
     segno.make(join, error="m").terminal(out=sys.stdout, compact=True)
     print(f"Join link: {join}")
     print(f"Games are kept in {db}", flush=True)
-    server = waitress.create_server(
-        app, host=args.host, port=args.port, threads=STREAMS_TOTAL + REQUEST_THREADS,
-        connection_limit=CONNECTIONS, channel_timeout=60, cleanup_interval=5,
-        outbuf_high_watermark=OUTBUF_BYTES, outbuf_overflow=OUTBUF_BYTES, ident="qwirkle")
-    close_stalled_connections(server)
+    server = make_server(app, args.host, args.port)
     try:
         server.run()
     finally:
