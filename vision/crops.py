@@ -4,6 +4,10 @@ The contract the classifier is trained on: the square [x-0.6, x+0.6] x
 [y-0.6, y+0.6] in lattice units round the tile's centre, warped through the lattice
 homography to ``CROP`` x ``CROP`` BGR pixels with the lattice axes along the image axes. The
 margin of 0.1 cell each side keeps a nudged or slightly rotated tile whole.
+
+A tile cut by the picture's edge is completed by symmetry: every symbol of the set is
+symmetric about the tile's two axes, so what lies beyond the edge is mirrored in from the
+other half of the crop (see :func:`_mirrored`).
 """
 
 from __future__ import annotations
@@ -38,10 +42,37 @@ def extract_crops(image: np.ndarray, homography: np.ndarray, cells: np.ndarray) 
         crop_to_cell = np.array([[step, 0.0, x - HALF + 0.5 * step],
                                  [0.0, step, y - HALF + 0.5 * step],
                                  [0.0, 0.0, 1.0]])
-        out[i] = cv2.warpPerspective(source, homography @ crop_to_cell, (CROP, CROP),
+        to_source = homography @ crop_to_cell
+        out[i] = cv2.warpPerspective(source, to_source, (CROP, CROP),
                                      flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                      borderMode=cv2.BORDER_REPLICATE)
+        inside = _inside(to_source, source.shape[:2], _CORNERS)
+        if not inside.all():
+            out[i] = _mirrored(out[i], _inside(to_source, source.shape[:2], _PIXELS))
     return out
+
+
+_CORNERS = np.array([[0.0, 0.0], [CROP - 1, 0.0], [0.0, CROP - 1], [CROP - 1, CROP - 1]])
+_PIXELS = np.stack(np.meshgrid(np.arange(CROP, dtype=np.float64),
+                               np.arange(CROP, dtype=np.float64)), axis=-1).reshape(-1, 2)
+
+
+def _inside(to_source: np.ndarray, shape: tuple[int, ...], points: np.ndarray) -> np.ndarray:
+    """Which crop ``points`` (x, y) sample from inside a picture of ``shape`` (h, w)."""
+    src = cv2.perspectiveTransform(points.reshape(-1, 1, 2), to_source).reshape(-1, 2)
+    return ((src >= 0) & (src <= np.array(shape[1::-1]) - 1)).all(axis=1)
+
+
+def _mirrored(crop: np.ndarray, inside: np.ndarray) -> np.ndarray:
+    """``crop`` with its pixels from beyond the picture's edge replaced by their mirror images
+    across the crop's vertical axis, its horizontal one, or both (the first from inside)."""
+    known = inside.reshape(CROP, CROP)
+    crop = crop.copy()
+    for flip in ((1,), (0,), (0, 1)):
+        fill = ~known & np.flip(known, flip)
+        crop[fill] = np.flip(crop, flip)[fill]
+        known = known | fill
+    return crop
 
 
 def _shrunk(image: np.ndarray, homography: np.ndarray,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -59,6 +59,14 @@ COMPLETION_DARK_SHARE = 0.15
 squares, bright print, show 0.1 or less; a tile whose big circle fills it still shows 0.19."""
 
 
+MIN_VISIBLE = 0.6
+"""Least share of a tile's top face inside the picture for it to be reported at all."""
+
+WHOLE = 0.98
+"""A tile with less of its top face in view is cut by the picture's edge (``TileReading.cut``);
+the margin allows for a lattice a few pixels off at the edge."""
+
+
 class ImageError(ValueError):
     """A file that is missing or cannot be decoded as an image."""
 
@@ -82,6 +90,8 @@ class Located:
     centers: np.ndarray  # (N, 2) float, photo pixels
     fractional: np.ndarray  # (N, 2) float: the centres in cell units (crop centres)
     lattice: Lattice
+    off_board: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
+    """(M, 2) photo pixels: tiles apart from the board (see :func:`_on_board`)."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +102,14 @@ class TileReading:
     y: int
     guess: TileGuess
     center: tuple[float, float]
+    visible: float = 1.0
+    """Share of the tile's top face inside the picture; below :data:`WHOLE` the picture's
+    edge cuts the tile, and its reading is doubtful."""
+
+    @property
+    def cut(self) -> bool:
+        """The picture's edge cuts this tile: its label is a guess from the part in view."""
+        return self.visible < WHOLE
 
 
 @dataclass(frozen=True)
@@ -107,6 +125,9 @@ class ScanResult:
     lattice: Lattice | None
     ms: float
     doubtful: list[TileReading] = field(default_factory=list)
+    off_board: list[TileReading] = field(default_factory=list)
+    """Tiles lying apart from the board (a rack, spare tiles beside the play area): never
+    board tiles. Their cells are where they would lie on the board's lattice."""
 
 
 def load_image(path: str | Path) -> np.ndarray:
@@ -149,11 +170,51 @@ def locate_tiles(image: np.ndarray) -> Located:
             break
         symbols = symbols + extra
         grid = _fit(symbols, axes, squares)
+    apart = _off_board(grid, squares)
+    loose = np.array([s.center for s in symbols])[apart].reshape(-1, 2)
+    if apart.any():  # the board's own lattice, not bent towards a rack's tiles
+        symbols = [s for s, off in zip(symbols, apart, strict=True) if not off]
+        points = np.array([s.center for s in symbols])
+        axes = lattice.axis_directions(work, points, np.array([s.extent for s in symbols]))
+        grid = _fit(symbols, axes, squares)
     points = np.array([s.center for s in symbols])[grid.keep]
     homography = _to_photo(work) @ grid.homography
     cells = grid.cells[grid.keep]
     return Located(cells, points / work.scale, grid.to_cells(points),
-                   Lattice(homography, lattice.cell_side(homography, cells)))
+                   Lattice(homography, lattice.cell_side(homography, cells)), loose / work.scale)
+
+
+BOARD_GAP = 1
+"""Empty cells that may lie between a tile and the board it belongs to (a tile the detector
+missed, or one laid a cell apart by mistake); further away it is not on the board."""
+
+
+def _off_board(grid: lattice.Grid, squares: np.ndarray) -> np.ndarray:
+    """Which points are tiles apart from the board: a rack or spare tiles beside the play area.
+
+    A board is one group of tiles linked by steps over at most :data:`BOARD_GAP` empty cells.
+    On a printed board (``squares``: its empty squares found, working pixels) every tile next
+    to one of its squares is on it: the board game starts with separate diagonals, and in an
+    oblique view the squares between them are found only in part. The largest group is the
+    board; every other tile lies apart from it.
+    """
+    idx = np.flatnonzero(grid.keep)
+    if len(idx) < 2:
+        return np.zeros(len(grid.keep), bool)
+    nodes = np.concatenate([grid.cells[idx], grid.to_cells(squares)])
+    linked = np.abs(nodes[:, None] - nodes[None]).max(axis=2) <= BOARD_GAP + 1.5
+    if len(squares) >= lattice.MIN_SQUARES:  # a printed board is in view: one piece
+        linked[len(idx):, len(idx):] = True
+    label = np.arange(len(nodes))
+    while True:  # spread the smallest label over each linked group
+        spread = np.where(linked, label[None, :], len(nodes)).min(axis=1)
+        if (spread == label).all():
+            break
+        label = spread
+    values, counts = np.unique(label[: len(idx)], return_counts=True)
+    apart = np.zeros(len(grid.keep), bool)
+    apart[idx] = label[: len(idx)] != values[np.argmax(counts)]
+    return apart
 
 
 def _fit(symbols: list[detect.Symbol], axes: np.ndarray, squares: np.ndarray) -> lattice.Grid:
@@ -223,16 +284,28 @@ def scan_image(image: np.ndarray, colours: Sequence[str] = COLOURS) -> ScanResul
     start = time.perf_counter()
     located = locate_tiles(image)
     guesses = []
+    loose = np.zeros((0, 2))
     if len(located.cells):
-        crops = extract_crops(image, located.lattice.homography, located.fractional)
+        homography = located.lattice.homography
+        crops = extract_crops(image, homography, located.fractional)
         located, extra = _completed(image, located, crops)
-        guesses = classify_crops(np.concatenate([crops, extra]), colours)
-    readings = [TileReading(int(c[0]), int(c[1]), g, (float(p[0]), float(p[1])))
-                for c, p, g in zip(located.cells, located.centers, guesses, strict=True)]
-    tiles = [r for r in readings if r.guess.tile_prob >= MIN_TILE_PROB]
-    doubtful = [r for r in readings if MAYBE_TILE_PROB <= r.guess.tile_prob < MIN_TILE_PROB]
+        loose = lattice.project(np.linalg.inv(homography), located.off_board)
+        guesses = classify_crops(np.concatenate(
+            [crops, extra, extract_crops(image, homography, loose)]), colours)
+    cells = np.rint(np.concatenate([located.cells, loose])).astype(int)
+    visible = (_visible(located.lattice.homography, cells, image.shape) if len(cells)
+               else np.ones(0))
+    readings = [TileReading(int(c[0]), int(c[1]), g, (float(p[0]), float(p[1])), float(v))
+                for c, p, g, v in zip(cells, np.concatenate([located.centers, located.off_board]),
+                                      guesses, visible, strict=True)]
+    n = len(located.cells)  # a tile mostly beyond the picture's edge is not reported
+    board = [r for r in readings[:n] if r.visible >= MIN_VISIBLE]
+    apart = [r for r in readings[n:] if r.visible >= MIN_VISIBLE]
+    tiles = [r for r in board if r.guess.tile_prob >= MIN_TILE_PROB]
+    doubtful = [r for r in board if MAYBE_TILE_PROB <= r.guess.tile_prob < MIN_TILE_PROB]
     return ScanResult(tiles, located.lattice if tiles else None,
-                      (time.perf_counter() - start) * 1000, doubtful)
+                      (time.perf_counter() - start) * 1000, doubtful,
+                      [r for r in apart if r.guess.tile_prob >= MIN_TILE_PROB])
 
 
 def _completed(image: np.ndarray, located: Located,
@@ -251,9 +324,7 @@ def _completed(image: np.ndarray, located: Located,
     added = [np.zeros((0, CROP, CROP, 3), np.uint8)]
     for _ in range(COMPLETION_ROUNDS):
         free, centres = _free_neighbours(cells, fractional, SIDES)
-        pixels = lattice.project(homography, centres)
-        h, w = image.shape[:2]
-        inside = (pixels >= 0).all(axis=1) & (pixels[:, 0] < w) & (pixels[:, 1] < h)
+        inside = _visible(homography, centres, image.shape) >= MIN_VISIBLE
         free, centres = free[inside], centres[inside]
         if not len(free):
             break
@@ -269,8 +340,21 @@ def _completed(image: np.ndarray, located: Located,
     if len(cells) == len(located.cells):
         return located, added[0]
     pixels = lattice.project(homography, fractional[len(located.cells):])
-    return Located(cells, np.concatenate([located.centers, pixels]), fractional,
-                   located.lattice), np.concatenate(added)
+    return replace(located, cells=cells, centers=np.concatenate([located.centers, pixels]),
+                   fractional=fractional), np.concatenate(added)
+
+
+FACE = np.stack(np.meshgrid(np.linspace(-0.45, 0.45, 10), np.linspace(-0.45, 0.45, 10)),
+                axis=-1).reshape(-1, 2)
+"""Sample points spread evenly over a tile's top face (cell units round its centre)."""
+
+
+def _visible(homography: np.ndarray, cells: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """Share of each cell's top face (through the lattice ``homography``) inside the picture."""
+    points = lattice.project(homography, (cells[:, None, :] + FACE[None]).reshape(-1, 2))
+    h, w = shape[:2]
+    inside = (points >= 0).all(axis=1) & (points[:, 0] < w) & (points[:, 1] < h)
+    return inside.reshape(len(cells), len(FACE)).mean(axis=1)
 
 
 def _free_neighbours(cells: np.ndarray, fractional: np.ndarray,

@@ -23,7 +23,10 @@ examples:
 Codes are colour letter + shape letters: RSt = red star, BCi = blue circle, PCr = purple
 cross. JSON lines look like
 {"image": "a.jpg", "tiles": [{"x": 0, "y": 0, "colour": "red", "shape": "star",
-  "confidence": 0.99, "center": [812.5, 604.0]}], "ms": 41.0}
+  "confidence": 0.99, "center": [812.5, 604.0]}], "off_board": [], "ms": 41.0}
+A tile cut by the picture's edge (60 % or more of it in view) adds "doubtful": true and
+"visible": its share in view. "off_board" lists tiles lying apart from the board (a rack,
+spare tiles more than one empty cell away): they are never board tiles.
 """
 
 
@@ -76,11 +79,18 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _as_json(path: str, result) -> dict:
-    tiles = [{"x": t.x, "y": t.y, "colour": t.guess.tile.colour, "shape": t.guess.tile.shape,
-              "confidence": round(t.guess.confidence, 4),
-              "center": [round(t.center[0], 1), round(t.center[1], 1)]}
-             for t in result.tiles]
-    return {"image": str(path), "tiles": tiles, "ms": round(result.ms, 1)}
+    return {"image": str(path), "tiles": [_tile_json(t) for t in result.tiles],
+            "off_board": [_tile_json(t) for t in result.off_board], "ms": round(result.ms, 1)}
+
+
+def _tile_json(reading) -> dict:
+    """One reading; a tile cut by the picture's edge says so, with the share of it in view."""
+    entry = {"x": reading.x, "y": reading.y, "colour": reading.guess.tile.colour,
+             "shape": reading.guess.tile.shape, "confidence": round(reading.guess.confidence, 4),
+             "center": [round(reading.center[0], 1), round(reading.center[1], 1)]}
+    if reading.cut:
+        entry.update(doubtful=True, visible=round(reading.visible, 2))
+    return entry
 
 
 def _as_grid(path: str, result) -> str:
@@ -90,7 +100,8 @@ def _as_grid(path: str, result) -> str:
     codes = {(t.x, t.y): t.guess.tile.code for t in result.tiles}
     xs = [x for x, _ in codes]
     ys = [y for _, y in codes]
-    rows = [f"{path}: {len(codes)} tiles ({result.ms:.0f} ms)"]
+    apart = f", {len(result.off_board)} off the board" if result.off_board else ""
+    rows = [f"{path}: {len(codes)} tiles{apart} ({result.ms:.0f} ms)"]
     for y in range(min(ys), max(ys) + 1):
         rows.append(" ".join(codes.get((x, y), " . ") for x in range(min(xs), max(xs) + 1)))
     return "\n".join(rows)
