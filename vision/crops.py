@@ -33,40 +33,44 @@ def extract_crops(image: np.ndarray, homography: np.ndarray, cells: np.ndarray) 
     shrunk with area averaging so the crop does not alias.
     """
     centres = np.asarray(cells, dtype=np.float64).reshape(-1, 2)
-    out = np.zeros((len(centres), CROP, CROP, 3), np.uint8)
     if not len(centres):
-        return out
+        return np.zeros((0, CROP, CROP, 3), np.uint8)
     source, homography = _shrunk(image, homography, centres)
-    step = 2 * HALF / CROP
-    for i, (x, y) in enumerate(centres):
-        crop_to_cell = np.array([[step, 0.0, x - HALF + 0.5 * step],
-                                 [0.0, step, y - HALF + 0.5 * step],
-                                 [0.0, 0.0, 1.0]])
-        to_source = homography @ crop_to_cell
-        out[i] = cv2.warpPerspective(source, to_source, (CROP, CROP),
-                                     flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                     borderMode=cv2.BORDER_REPLICATE)
-        inside = _inside(to_source, source.shape[:2], _CORNERS)
-        if not inside.all():
-            out[i] = _mirrored(out[i], _inside(to_source, source.shape[:2], _PIXELS))
-    return out
+    crops = []
+    for first in range(0, len(centres), CHUNK):
+        crops.append(_sampled(source, homography, centres[first:first + CHUNK]))
+    return np.concatenate(crops)
 
 
-_CORNERS = np.array([[0.0, 0.0], [CROP - 1, 0.0], [0.0, CROP - 1], [CROP - 1, CROP - 1]])
-_PIXELS = np.stack(np.meshgrid(np.arange(CROP, dtype=np.float64),
-                               np.arange(CROP, dtype=np.float64)), axis=-1).reshape(-1, 2)
+CHUNK = 256
+"""Crops sampled by one remap call (its map stays well under OpenCV's 32,767 rows)."""
+
+_OFFSETS = (np.arange(CROP) + 0.5) * (2 * HALF / CROP) - HALF
+"""Cell-unit offsets of a crop's pixel centres from the crop's centre, along either axis."""
 
 
-def _inside(to_source: np.ndarray, shape: tuple[int, ...], points: np.ndarray) -> np.ndarray:
-    """Which crop ``points`` (x, y) sample from inside a picture of ``shape`` (h, w)."""
-    src = cv2.perspectiveTransform(points.reshape(-1, 1, 2), to_source).reshape(-1, 2)
-    return ((src >= 0) & (src <= np.array(shape[1::-1]) - 1)).all(axis=1)
+def _sampled(source: np.ndarray, homography: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    """The crops of ``centres`` from ``source``: every pixel of every crop in one remap."""
+    # each map row is affine in u along the row: the per-row terms are computed once
+    u = (centres[:, 0, None] + _OFFSETS[None, :]).astype(np.float32)[:, None, :]  # (N, 1, CROP)
+    v = (centres[:, 1, None] + _OFFSETS[None, :]).astype(np.float32)[:, :, None]  # (N, CROP, 1)
+    h = homography.astype(np.float32)
+    w = 1.0 / (h[2, 0] * u + (h[2, 1] * v + h[2, 2]))
+    mx = (h[0, 0] * u + (h[0, 1] * v + h[0, 2])) * w
+    my = (h[1, 0] * u + (h[1, 1] * v + h[1, 2])) * w
+    crops = cv2.remap(source, mx.reshape(-1, CROP), my.reshape(-1, CROP), cv2.INTER_LINEAR,
+                      borderMode=cv2.BORDER_REPLICATE).reshape(len(centres), CROP, CROP, 3)
+    height, width = source.shape[:2]
+    inside = (mx >= 0) & (mx <= width - 1) & (my >= 0) & (my <= height - 1)
+    for i in np.flatnonzero(~inside.all(axis=(1, 2))):
+        crops[i] = _mirrored(crops[i], inside[i])
+    return crops
 
 
-def _mirrored(crop: np.ndarray, inside: np.ndarray) -> np.ndarray:
-    """``crop`` with its pixels from beyond the picture's edge replaced by their mirror images
-    across the crop's vertical axis, its horizontal one, or both (the first from inside)."""
-    known = inside.reshape(CROP, CROP)
+def _mirrored(crop: np.ndarray, known: np.ndarray) -> np.ndarray:
+    """``crop`` with its pixels from beyond the picture's edge (``known`` False) replaced by
+    their mirror images across the crop's vertical axis, its horizontal one, or both (the
+    first that lies inside)."""
     crop = crop.copy()
     for flip in ((1,), (0,), (0, 1)):
         fill = ~known & np.flip(known, flip)

@@ -107,18 +107,19 @@ def find_symbols(work: Work) -> list[Symbol]:
         dark = (work.ratio < ratio).astype(np.uint8)
         if grow:
             dark = cv2.dilate(dark, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
-        found += [s for s in _enclosed(dark, max(dark.shape) / 6, (work.ratio, grow + 3))
-                  if not _near_any(s, found)]
+        level = _enclosed(dark, max(dark.shape) / 6, (work.ratio, grow + 3))
+        found += [s for s, near in zip(level, _near_any(level, found), strict=True) if not near]
     return _consistent_sizes(found) if found else []
 
 
-def _near_any(symbol: Symbol, others: list[Symbol]) -> bool:
-    """True when another candidate already sits on this one (the same symbol at another level)."""
-    if not others:
-        return False
+def _near_any(symbols: list[Symbol], others: list[Symbol]) -> np.ndarray:
+    """Which ``symbols`` another candidate already sits on (the same symbol at another level)."""
+    if not others or not symbols:
+        return np.zeros(len(symbols), bool)
     centres = np.array([o.center for o in others])
     reach = 0.4 * np.array([o.extent for o in others])
-    return bool((((centres - symbol.center) ** 2).sum(axis=1) < reach ** 2).any())
+    points = np.array([s.center for s in symbols])
+    return (((points[:, None] - centres[None]) ** 2).sum(axis=2) < reach ** 2).any(axis=1)
 
 
 def _enclosed(dark: np.ndarray, max_extent: float, ring: tuple[np.ndarray, float]) -> list[Symbol]:
@@ -151,47 +152,65 @@ def _holes(mask: np.ndarray, min_side: float, max_side: float,
     box x, box y).
 
     Contour tracing gives the holes directly (4-connected background inside 8-connected
-    foreground, the image border counting as open), several times faster than labelling
-    every region. Only holes whose box side lies in [min_side, max_side] are measured.
+    foreground, the image border counting as open; a contour with a parent is a hole),
+    several times faster than labelling every region. Only holes whose box side lies in
+    [min_side, max_side] are measured.
     ``contrast`` is the ``ring`` image at the centre over the median, along the outline, of its
     least value within a given distance outside (inf without ``ring``).
     """
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
-    rows = []
     if hierarchy is None:
         return np.zeros((0, 8))
-    h, w = mask.shape
-    for contour, (_, _, _, parent) in zip(contours, hierarchy[0], strict=True):
-        if parent < 0:
-            continue  # an outer boundary, not a hole
+    holes, rows = [], []
+    # a hole's outline has at least twice its box's longer side in points: most specks go here
+    length = np.fromiter(map(len, contours), int, len(contours))
+    for i in np.flatnonzero((hierarchy[0][:, 3] >= 0) & (length >= 2 * min_side - 2)):
+        contour = contours[i]
         x, y, bw, bh = cv2.boundingRect(contour)
         if not min_side <= max(bw, bh) <= max_side:
             continue
         m = cv2.moments(contour)
         if m["m00"] <= 0:
             continue
-        centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
-        contrast = np.inf
-        if ring is not None:
-            image, reach = ring
-            pts = contour.reshape(-1, 2).astype(np.float64)
-            out = pts - centre
-            out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
-            # the darkest value on a short ray out of each outline point: the body, however
-            # thin blur has left it
-            steps = np.arange(1.0, reach + 1.0)
-            ray = pts[:, None, :] + steps[None, :, None] * out[:, None, :]
-            u = np.clip(np.rint(ray[..., 0]).astype(int), 0, w - 1)
-            v = np.clip(np.rint(ray[..., 1]).astype(int), 0, h - 1)
-            body = float(np.median(image[v, u].min(axis=1)))
-            cu, cv_ = int(centre[0]), int(centre[1])
-            inner = float(image[max(0, cv_ - 1):cv_ + 2, max(0, cu - 1):cu + 2].mean())
-            contrast = inner / max(body, 1e-3)
         # the traced boundary runs through the ring's pixels: add half the perimeter back
         area = m["m00"] + 0.5 * cv2.arcLength(contour, True)
-        rows.append((centre[0], centre[1], bw - 2, bh - 2, area, contrast, x + 0.5 * (bw - 1),
-                     y + 0.5 * (bh - 1)))
-    return np.array(rows).reshape(-1, 8)
+        holes.append(contour.reshape(-1, 2))
+        rows.append((m["m10"] / m["m00"], m["m01"] / m["m00"], bw - 2, bh - 2, area, np.inf,
+                     x + 0.5 * (bw - 1), y + 0.5 * (bh - 1)))
+    table = np.array(rows).reshape(-1, 8)
+    if ring is not None and holes:
+        table[:, 5] = _contrast(holes, table[:, :2], *ring)
+    return table
+
+
+def _contrast(outlines: list[np.ndarray], centres: np.ndarray, image: np.ndarray,
+              reach: float) -> np.ndarray:
+    """Each hole's centre brightness in ``image`` over its ring's (see :func:`_holes`).
+
+    All outlines are measured in one pass: their points are stacked, each tagged with its
+    hole, and the per-hole median is taken from one sort.
+    """
+    h, w = image.shape
+    counts = np.array([len(o) for o in outlines])
+    owner = np.repeat(np.arange(len(outlines)), counts)
+    pts = np.concatenate(outlines).astype(np.float64)
+    out = pts - centres[owner]
+    out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
+    # the darkest value on a short ray out of each outline point: the body, however thin
+    # blur has left it
+    steps = np.arange(1.0, reach + 1.0)
+    ray = pts[:, None, :] + steps[None, :, None] * out[:, None, :]
+    u = np.clip(np.rint(ray[..., 0]).astype(int), 0, w - 1)
+    v = np.clip(np.rint(ray[..., 1]).astype(int), 0, h - 1)
+    darkest = image[v, u].min(axis=1)
+    order = np.lexsort((darkest, owner))  # by hole, then by value
+    first = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    body = 0.5 * (darkest[order[first + (counts - 1) // 2]] + darkest[order[first + counts // 2]])
+    # the mean of the 3 x 3 pixels round each centre (a hole never touches the picture's edge)
+    cu, cv_ = centres.astype(int).T
+    inner = np.mean([image[np.clip(cv_ + dy, 0, h - 1), np.clip(cu + dx, 0, w - 1)]
+                     for dy in (-1, 0, 1) for dx in (-1, 0, 1)], axis=0)
+    return inner / np.maximum(body, 1e-3)
 
 
 def _consistent_sizes(symbols: list[Symbol]) -> list[Symbol]:

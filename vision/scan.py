@@ -158,8 +158,13 @@ def locate_tiles(image: np.ndarray) -> Located:
     points = np.array([s.center for s in symbols])
     extents = np.array([s.extent for s in symbols])
     axes = lattice.axis_directions(work, points, extents)
-    squares = detect.find_squares(work, symbols, float(np.median(extents)) / SYMBOL_SIDE)
+    # a printed board's empty squares link groups of tiles that touch nowhere (the board
+    # game's first diagonals); looking for them is the costliest step, so only then
+    squares = np.zeros((0, 2))
     grid = _fit(symbols, axes, squares)
+    if not grid.linked:
+        squares = detect.find_squares(work, symbols, float(np.median(extents)) / SYMBOL_SIDE)
+        grid = _fit(symbols, axes, squares)
     fitting = _symbol_sized(symbols, grid)
     if not fitting.all() and fitting.any():
         symbols = [s for s, ok in zip(symbols, fitting, strict=True) if ok]
@@ -329,9 +334,8 @@ def _completed(image: np.ndarray, located: Located,
         if not len(free):
             break
         extra = extract_crops(image, homography, centres)
-        prob = np.array([g.tile_prob for g in classify_crops(extra)])
-        tile = (prob >= COMPLETION_TILE_PROB) & (_dark_share(extra, body)
-                                                 >= COMPLETION_DARK_SHARE)
+        tile = _dark_share(extra, body) >= COMPLETION_DARK_SHARE  # cheap: the model only here
+        tile[tile] = [g.tile_prob >= COMPLETION_TILE_PROB for g in classify_crops(extra[tile])]
         if not tile.any():
             break
         cells = np.concatenate([cells, free[tile]])
@@ -361,17 +365,16 @@ def _free_neighbours(cells: np.ndarray, fractional: np.ndarray,
                      steps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The free cells one of ``steps`` away from ``cells``, each with its centre predicted
     from every tile next to it (the mean of where they really lie, nudges and all)."""
-    occupied = {tuple(c) for c in cells.tolist()}
-    guesses: dict[tuple[int, int], list[np.ndarray]] = {}
-    for cell, frac in zip(cells.tolist(), fractional, strict=True):
-        for step in steps:
-            target = (cell[0] + int(step[0]), cell[1] + int(step[1]))
-            if target not in occupied:
-                guesses.setdefault(target, []).append(frac + step)
-    if not guesses:
+    targets = (cells[:, None, :] + steps[None]).reshape(-1, 2)
+    guesses = (fractional[:, None, :] + steps[None]).reshape(-1, 2)
+    free = ~(targets[:, None, :] == cells[None]).all(axis=2).any(axis=1)
+    if not free.any():
         return np.zeros((0, 2), int), np.zeros((0, 2))
-    return (np.array(list(guesses), int),
-            np.array([np.mean(p, axis=0) for p in guesses.values()]))
+    found, which = np.unique(targets[free], axis=0, return_inverse=True)
+    which = which.reshape(-1)
+    centres = np.zeros((len(found), 2))
+    np.add.at(centres, which, guesses[free])
+    return found, centres / np.bincount(which, minlength=len(found))[:, None]
 
 
 MIDDLE = slice(CROP * 10 // 64, CROP * 54 // 64)
@@ -380,7 +383,9 @@ MIDDLE = slice(CROP * 10 // 64, CROP * 54 // 64)
 
 def _middle_values(crops: np.ndarray) -> np.ndarray:
     """Each crop's middle as the brightest channel per pixel, flattened (N, pixels)."""
-    return crops[:, MIDDLE, MIDDLE].max(axis=3).reshape(len(crops), -1)
+    middle = crops[:, MIDDLE, MIDDLE]
+    return np.maximum(np.maximum(middle[..., 0], middle[..., 1]), middle[..., 2]).reshape(
+        len(crops), -1)
 
 
 def _body_level(crops: np.ndarray) -> float:
