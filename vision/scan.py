@@ -17,6 +17,7 @@ import numpy as np
 
 from engine.tiles import COLOURS
 from vision import detect, lattice
+from vision.adapt import SetAdapter
 from vision.classifier import BODY_SHARE, TileGuess, classify_crops
 from vision.crops import CROP, extract_crops
 from vision.overlay import draw_overlay
@@ -277,8 +278,9 @@ def _recover(work: detect.Work, symbols: list[detect.Symbol],
     return detect.recover_symbols(work, grid.homography, centres, typical, points)
 
 
-def scan_image(image: np.ndarray, colours: Sequence[str] = COLOURS) -> ScanResult:
-    """Find and classify every tile in a BGR photo.
+def scan_image(image: np.ndarray, colours: Sequence[str] = COLOURS,
+               adapter: SetAdapter | None = None) -> ScanResult:
+    """Find and classify every tile in a BGR photo (``adapter``: see :mod:`vision.adapt`).
 
     The classifier's model is loaded on the first call (not counted in later calls' ``ms``).
     Candidates the classifier doubts are a tile at all (``tile_prob`` below
@@ -296,7 +298,7 @@ def scan_image(image: np.ndarray, colours: Sequence[str] = COLOURS) -> ScanResul
         located, extra = _completed(image, located, crops)
         loose = lattice.project(np.linalg.inv(homography), located.off_board)
         guesses = classify_crops(np.concatenate(
-            [crops, extra, extract_crops(image, homography, loose)]), colours)
+            [crops, extra, extract_crops(image, homography, loose)]), colours, adapter)
     cells = np.rint(np.concatenate([located.cells, loose])).astype(int)
     visible = (_visible(located.lattice.homography, cells, image.shape) if len(cells)
                else np.ones(0))

@@ -429,7 +429,9 @@ def _draw_tile(img: np.ndarray, camera: Camera, style: Style, pose: _Pose,
     cv2.polylines(img, [np.round(top_px * _SUB).astype(np.int32)], True, rim,
                   1, cv2.LINE_AA, _SUBPIXEL_BITS)
     colour = np.array(style.tile_set.bgr(pose.tile.colour), float) * rng.uniform(0.95, 1.05)
-    for poly in shape_polygons(pose.tile.shape, side):
+    tile_set = style.tile_set
+    for poly in shape_polygons(pose.tile.shape, side, points=tile_set.star_points,
+                               weight=tile_set.weight):
         _fill(img, camera.project(_outline(pose, poly, top_z)), tuple(np.minimum(colour, 255)))
 
 
