@@ -19,6 +19,7 @@ examples:
   qwirkle scan table.jpg                       # the board as a grid of tile codes
   qwirkle scan a.jpg b.jpg --json              # one JSON line per image
   qwirkle scan photo.jpg --colours red,orange,yellow,green,blue,white --debug-dir out/
+  qwirkle scan photo.jpg --set set-profile.json    # a set learned by qwirkle calibrate
 
 Codes are colour letter + shape letters: RSt = red star, BCi = blue circle, PCr = purple
 cross. JSON lines look like
@@ -42,6 +43,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON line per image")
     parser.add_argument("--colours", type=colour_list, default=COLOURS, metavar="C1,...,C6",
                         help="the set's six colours (default " + ",".join(COLOURS) + ")")
+    parser.add_argument("--set", type=Path, metavar="PROFILE", dest="profile",
+                        help="a set profile from `qwirkle calibrate` (its colours replace "
+                             "--colours)")
     parser.add_argument("--debug-dir", type=Path, metavar="DIR",
                         help="write an overlay picture per image (lattice, cells, labels)")
     parser.set_defaults(func=run)
@@ -52,7 +56,16 @@ def run(args: argparse.Namespace) -> int:
 
     from vision.classifier import ModelMissingError
     from vision.scan import ImageError, load_image, overlay, scan_image
+    from vision.setprofile import ProfileError, load_profile
 
+    adapter = None
+    if args.profile:
+        try:
+            profile = load_profile(args.profile)
+        except ProfileError as error:
+            print(f"qwirkle scan: {error}", file=sys.stderr)
+            return 2
+        args.colours, adapter = profile.colours, profile.adapter
     status = 0
     if args.debug_dir:
         args.debug_dir.mkdir(parents=True, exist_ok=True)
@@ -64,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
             status = 2
             continue
         try:
-            result = scan_image(image, colours=args.colours)
+            result = scan_image(image, colours=args.colours, adapter=adapter)
         except ModelMissingError as error:  # no image can be read without it: stop here
             print(f"qwirkle scan: {error}", file=sys.stderr)
             return 1
