@@ -24,42 +24,46 @@ HALF = 0.6
 """Half the crop's side in lattice units."""
 
 
-def extract_crops(image: np.ndarray, homography: np.ndarray, cells: np.ndarray) -> np.ndarray:
-    """Crops (N, CROP, CROP, 3) uint8 of the cells centred at ``cells`` (N, 2; may be fractional).
+def extract_crops(image: np.ndarray, homography: np.ndarray, cells: np.ndarray,
+                  side: int = CROP) -> np.ndarray:
+    """Crops (N, side, side, 3) uint8 of the cells centred at ``cells`` (N, 2; may be fractional).
 
     ``homography`` maps cell coordinates to ``image`` pixels. Fractional centres let a caller
     centre each crop on where the tile really lies (a nudged tile, a shifted board piece).
     When a cell spans many more pixels than the crop (a phone photo), the image is first
-    shrunk with area averaging so the crop does not alias.
+    shrunk with area averaging so the crop does not alias. A smaller ``side`` than the
+    classifier's ``CROP`` gives a cheap coarse look at the same square.
     """
     centres = np.asarray(cells, dtype=np.float64).reshape(-1, 2)
     if not len(centres):
-        return np.zeros((0, CROP, CROP, 3), np.uint8)
+        return np.zeros((0, side, side, 3), np.uint8)
     source, homography = _shrunk(image, homography, centres)
+    offsets = (np.arange(side) + 0.5) * (2 * HALF / side) - HALF
     crops = []
     for first in range(0, len(centres), CHUNK):
-        crops.append(_sampled(source, homography, centres[first:first + CHUNK]))
+        crops.append(_sampled(source, homography, centres[first:first + CHUNK], offsets))
     return np.concatenate(crops)
 
 
 CHUNK = 256
 """Crops sampled by one remap call (its map stays well under OpenCV's 32,767 rows)."""
 
-_OFFSETS = (np.arange(CROP) + 0.5) * (2 * HALF / CROP) - HALF
-"""Cell-unit offsets of a crop's pixel centres from the crop's centre, along either axis."""
+def _sampled(source: np.ndarray, homography: np.ndarray, centres: np.ndarray,
+             offsets: np.ndarray) -> np.ndarray:
+    """The crops of ``centres`` from ``source``: every pixel of every crop in one remap.
 
-
-def _sampled(source: np.ndarray, homography: np.ndarray, centres: np.ndarray) -> np.ndarray:
-    """The crops of ``centres`` from ``source``: every pixel of every crop in one remap."""
-    # each map row is affine in u along the row: the per-row terms are computed once
-    u = (centres[:, 0, None] + _OFFSETS[None, :]).astype(np.float32)[:, None, :]  # (N, 1, CROP)
-    v = (centres[:, 1, None] + _OFFSETS[None, :]).astype(np.float32)[:, :, None]  # (N, CROP, 1)
+    ``offsets`` are the cell-unit offsets of a crop's pixel centres from its centre, along
+    either axis.
+    """
+    side = len(offsets)
+    u = (centres[:, 0, None] + offsets[None, :]).astype(np.float32)[:, None, :]  # (N, 1, side)
+    v = (centres[:, 1, None] + offsets[None, :]).astype(np.float32)[:, :, None]  # (N, side, 1)
     h = homography.astype(np.float32)
     w = 1.0 / (h[2, 0] * u + (h[2, 1] * v + h[2, 2]))
     mx = (h[0, 0] * u + (h[0, 1] * v + h[0, 2])) * w
     my = (h[1, 0] * u + (h[1, 1] * v + h[1, 2])) * w
-    crops = cv2.remap(source, mx.reshape(-1, CROP), my.reshape(-1, CROP), cv2.INTER_LINEAR,
-                      borderMode=cv2.BORDER_REPLICATE).reshape(len(centres), CROP, CROP, 3)
+    crops = cv2.remap(source, mx.reshape(-1, side), my.reshape(-1, side), cv2.INTER_LINEAR,
+                      borderMode=cv2.BORDER_REPLICATE).reshape(len(centres), side, side, 3)
     height, width = source.shape[:2]
     inside = (mx >= 0) & (mx <= width - 1) & (my >= 0) & (my <= height - 1)
     for i in np.flatnonzero(~inside.all(axis=(1, 2))):
