@@ -48,7 +48,7 @@ class Symbol:
     center: tuple[float, float]
     size: float  # sqrt of the symbol's area
     extent: float  # the larger side of its bounding box
-    contrast: float = np.inf  # centre brightness over its ring's (see _holes); inf: recovered
+    contrast: float = np.inf  # centre brightness over its ring's (see _contrast); inf: recovered
     doubtful: bool = False  # passed only the loosest test: the classifier must vouch for it
 
 
@@ -107,61 +107,63 @@ def find_symbols(work: Work) -> list[Symbol]:
         dark = (work.ratio < ratio).astype(np.uint8)
         if grow:
             dark = cv2.dilate(dark, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
-        level = _enclosed(dark, max(dark.shape) / 6, (work.ratio, grow + 3))
-        found += [s for s, near in zip(level, _near_any(level, found), strict=True) if not near]
+        found += _enclosed(dark, max(dark.shape) / 6, (work.ratio, grow + 3), found)
     return _consistent_sizes(found) if found else []
 
 
-def _near_any(symbols: list[Symbol], others: list[Symbol]) -> np.ndarray:
-    """Which ``symbols`` another candidate already sits on (the same symbol at another level)."""
-    if not others or not symbols:
-        return np.zeros(len(symbols), bool)
+def _near_any(points: np.ndarray, others: list[Symbol]) -> np.ndarray:
+    """Which ``points`` a candidate in ``others`` already sits on (the same symbol found at
+    another level)."""
+    if not others or not len(points):
+        return np.zeros(len(points), bool)
     centres = np.array([o.center for o in others])
     reach = 0.4 * np.array([o.extent for o in others])
-    points = np.array([s.center for s in symbols])
     return (((points[:, None] - centres[None]) ** 2).sum(axis=2) < reach ** 2).any(axis=1)
 
 
-def _enclosed(dark: np.ndarray, max_extent: float, ring: tuple[np.ndarray, float]) -> list[Symbol]:
-    """Light regions ringed by dark that have a symbol's build.
+def _enclosed(dark: np.ndarray, max_extent: float, ring: tuple[np.ndarray, float],
+              known: list[Symbol]) -> list[Symbol]:
+    """Light regions ringed by dark that have a symbol's build, and are not ``known`` yet.
 
     ``ring`` (the brightness ratio, and how far outside the region's outline to look) gives
     each region's contrast: on a dark table every glint of wood grain is "enclosed", but only
-    a symbol stands out clearly from a near-black tile body.
+    a symbol stands out clearly from a near-black tile body. It is measured last, on the
+    regions that pass every other test.
     """
-    holes = _holes(dark, MIN_SYMBOL_PX, max_extent, ring)
-    cx, cy, bw, bh, area, contrast = holes[:, :6].T
+    holes, outlines = _holes(dark, MIN_SYMBOL_PX, max_extent)
+    cx, cy, bw, bh, area = holes[:, :5].T
     extent = np.maximum(bw, bh)
     keep = (
         (np.minimum(bw, bh) >= 0.3 * extent)  # not a sliver between two tiles
         & (area >= 0.25 * bw * bh)  # not a thin outline of table ringed by tiles
-        & (contrast >= MIN_CONTRAST)
+        & ~_near_any(holes[:, :2], known)
     )
+    keep = np.flatnonzero(keep)
+    contrast = _contrast([outlines[i] for i in keep], holes[keep, :2], *ring)
+    keep, contrast = keep[contrast >= MIN_CONTRAST], contrast[contrast >= MIN_CONTRAST]
     return [Symbol((float(x), float(y)), float(np.sqrt(a)), float(e), float(c))
-            for x, y, a, e, c in zip(cx[keep], cy[keep], area[keep], extent[keep],
-                                     contrast[keep], strict=True)]
+            for x, y, a, e, c in zip(cx[keep], cy[keep], area[keep], extent[keep], contrast,
+                                     strict=True)]
 
 
 MIN_CONTRAST = 1.25
 """Least brightness of a symbol's centre over that of the body just outside its outline."""
 
 
-def _holes(mask: np.ndarray, min_side: float, max_side: float,
-           ring: tuple[np.ndarray, float] | None = None) -> np.ndarray:
-    """Regions of 0 completely enclosed by 1s in ``mask``: rows (cx, cy, w, h, area, contrast,
-    box x, box y).
+def _holes(mask: np.ndarray, min_side: float,
+           max_side: float) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Regions of 0 completely enclosed by 1s in ``mask``: rows (cx, cy, w, h, area, box x,
+    box y), and each one's outline (points, x and y).
 
     Contour tracing gives the holes directly (4-connected background inside 8-connected
     foreground, the image border counting as open; a contour with a parent is a hole),
     several times faster than labelling every region. Only holes whose box side lies in
     [min_side, max_side] are measured.
-    ``contrast`` is the ``ring`` image at the centre over the median, along the outline, of its
-    least value within a given distance outside (inf without ``ring``).
     """
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
     if hierarchy is None:
-        return np.zeros((0, 8))
-    holes, rows = [], []
+        return np.zeros((0, 7)), []
+    outlines, rows = [], []
     # a hole's outline has at least twice its box's longer side in points: most specks go here
     length = np.fromiter(map(len, contours), int, len(contours))
     for i in np.flatnonzero((hierarchy[0][:, 3] >= 0) & (length >= 2 * min_side - 2)):
@@ -174,22 +176,22 @@ def _holes(mask: np.ndarray, min_side: float, max_side: float,
             continue
         # the traced boundary runs through the ring's pixels: add half the perimeter back
         area = m["m00"] + 0.5 * cv2.arcLength(contour, True)
-        holes.append(contour.reshape(-1, 2))
-        rows.append((m["m10"] / m["m00"], m["m01"] / m["m00"], bw - 2, bh - 2, area, np.inf,
+        outlines.append(contour.reshape(-1, 2))
+        rows.append((m["m10"] / m["m00"], m["m01"] / m["m00"], bw - 2, bh - 2, area,
                      x + 0.5 * (bw - 1), y + 0.5 * (bh - 1)))
-    table = np.array(rows).reshape(-1, 8)
-    if ring is not None and holes:
-        table[:, 5] = _contrast(holes, table[:, :2], *ring)
-    return table
+    return np.array(rows).reshape(-1, 7), outlines
 
 
 def _contrast(outlines: list[np.ndarray], centres: np.ndarray, image: np.ndarray,
               reach: float) -> np.ndarray:
-    """Each hole's centre brightness in ``image`` over its ring's (see :func:`_holes`).
+    """Each hole's centre brightness in ``image`` over that of its ring: the median, along the
+    outline, of the least value within ``reach`` pixels outside.
 
     All outlines are measured in one pass: their points are stacked, each tagged with its
     hole, and the per-hole median is taken from one sort.
     """
+    if not outlines:
+        return np.zeros(0)
     h, w = image.shape
     counts = np.array([len(o) for o in outlines])
     owner = np.repeat(np.arange(len(outlines)), counts)
@@ -457,14 +459,14 @@ def find_squares(work: Work, symbols: list[Symbol], pitch: float) -> np.ndarray:
     block = max(3, int(pitch / 2) | 1)
     line = cv2.adaptiveThreshold(gray, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
                                  block, LINE_CONTRAST)
-    holes = _holes(line | work.dark, 0.6 * pitch / PERSPECTIVE, 1.5 * pitch * PERSPECTIVE)
+    holes, _ = _holes(line | work.dark, 0.6 * pitch / PERSPECTIVE, 1.5 * pitch * PERSPECTIVE)
     extent = np.maximum(holes[:, 2], holes[:, 3])
     area = holes[:, 4]
-    side = pitch * _local_size(holes[:, 6:8], symbols)
+    side = pitch * _local_size(holes[:, 5:7], symbols)
     keep = ((extent >= 0.6 * side) & (extent <= 1.5 * side) & (area > 0.3 * side ** 2)
             & (area < 1.1 * side ** 2) & (area > 0.45 * extent ** 2))
     # the middle of the box, not the centroid: a bonus square's digit carves into its hole
-    centres = holes[keep, 6:8]
+    centres = holes[keep, 5:7]
     if symbols and len(centres):
         tiles = np.array([s.center for s in symbols])
         near = np.linalg.norm(centres[:, None] - tiles[None], axis=2).min(axis=1) < 0.5 * pitch
