@@ -328,15 +328,16 @@ def _joint_fit(cells: np.ndarray, points: np.ndarray, group: np.ndarray,
     labels, counts = np.unique(group, return_counts=True)
     main = labels[np.argmax(counts)]
     shifts = {int(g): np.zeros(2) for g in labels}
+    placed = cells.astype(np.float64)
     for _ in range(6):
         fractional = project(np.linalg.inv(homography), points)
         for g in labels:
             if g != main:
                 idx = group == g
                 shifts[int(g)] = np.median(fractional[idx] - cells[idx], axis=0)
-        placed = cells + np.array([shifts[int(g)] for g in group])
-        if len(labels) == 1 or not _spans_plane(placed):
-            break
+        before, placed = placed, cells + np.array([shifts[int(g)] for g in group])
+        if len(labels) == 1 or not _spans_plane(placed) or np.abs(placed - before).max() < 0.002:
+            break  # nothing to place, or settled: the last refit already saw these shifts
         refit, _ = cv2.findHomography(placed, points, 0)
         if refit is None:
             break
