@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
-
 import cv2
 import numpy as np
 import pytest
 
-from engine.tiles import COLOURS, SHAPES, Tile
+from engine.tiles import COLOURS, Tile
 from vision.evaluation import align
+from vision.learning_trial import calibration_photo, older_style
 from vision.synth.scene import View, random_layout, random_style, render_board
-from vision.synth.tiles import edition
 from webui.cli import main
 
-OLDER = random_style(np.random.default_rng(703))
-OLDER = replace(OLDER, glare=0, tile_set=edition(OLDER.tile_set, "older", star_points=6))
+OLDER = older_style(random_style(np.random.default_rng(703)))
 
 
 def _photo(tmp_path, name: str, layout, view: View) -> str:
@@ -33,9 +30,9 @@ def _right(line: str, truth) -> int:
 
 def test_a_profile_from_a_photo_of_the_36_kinds_fixes_the_reads_of_an_older_set(tmp_path,
                                                                                  capsys):
-    block = [(c, r, Tile(COLOURS[r], SHAPES[c])) for r in range(6) for c in range(6)]
     # photographed from the far side of the table: the block lies upside down
-    photo = _photo(tmp_path, "block.png", block, View(elevation=85, pitch_px=50, roll=180))
+    photo = str(tmp_path / "block.png")
+    cv2.imwrite(photo, calibration_photo(OLDER, COLOURS))
     profile = tmp_path / "older.json"
     assert main(["calibrate", photo, "--out", str(profile)]) == 0
     out = capsys.readouterr().out

@@ -10,57 +10,21 @@ import pytest
 
 from engine.tiles import COLOURS, Tile
 from vision.adapt import FEATURES, SetAdapter
-from vision.evaluation import align
-from vision.scan import scan_image
-from vision.synth.scene import View, random_layout, random_style, render_board
-from vision.synth.tiles import edition
-
-
-def _frames(style, count: int):
-    """`count` rendered boards of 25 tiles with one set and one camera: (image, truth)."""
-    for frame in range(count):
-        rng = np.random.default_rng(1000 + frame)
-        layout = random_layout(rng, 25, COLOURS)
-        render = render_board(layout, rng, style=style, view=View(elevation=80, pitch_px=45))
-        yield render.image, {(x, y): t for x, y, t in layout}
-
-
-def _read(image, truth, adapter=None):
-    """(readings matched to the truth, how many are labelled right)."""
-    found = {(t.x, t.y): t.guess for t in scan_image(image, COLOURS, adapter).tiles}
-    pairs = align(set(found), set(truth))
-    matched = [(found[f], truth[t]) for f, t in pairs.items()]
-    return matched, sum(guess.tile == tile for guess, tile in matched)
-
-
-def _game(style, frames: int = 6) -> tuple[int, int, int]:
-    """Right labels by the network alone and with the confirmed tiles of the frames before,
-    over frames 2 on; and how many were read."""
-    adapter = SetAdapter()
-    alone = adapted = total = 0
-    for k, (image, truth) in enumerate(_frames(style, frames)):
-        matched, right = _read(image, truth, adapter)
-        if k:
-            alone += _read(image, truth)[1]
-            adapted += right
-            total += len(matched)
-        adapter.learn([g for g, _ in matched], [t for _, t in matched])  # the players confirm
-    return alone, adapted, total
+from vision.learning_trial import older_style, play
+from vision.synth.scene import random_style
 
 
 def test_confirmed_tiles_improve_later_reads_of_a_set_with_shifted_colours():
     # an older printing: teal green, sky blue, lime-ish yellow, lavender purple; 6-point stars
-    style = random_style(np.random.default_rng(700))
-    style = replace(style, glare=0, tile_set=edition(style.tile_set, "older", star_points=6))
-    alone, adapted, total = _game(style)
-    assert alone <= total - 5  # the network alone misreads this set
-    assert adapted >= total - 1 and adapted > alone
+    trial = play(older_style(random_style(np.random.default_rng(700))), COLOURS, photos=6)
+    assert trial.alone <= trial.read - 5  # the network alone misreads this set
+    assert trial.learned >= trial.read - 1 and trial.learned > trial.alone
 
 
 def test_learning_a_standard_set_does_not_spoil_its_reads():
     style = replace(random_style(np.random.default_rng(701)), glare=0)
-    alone, adapted, total = _game(style, frames=4)
-    assert adapted >= alone and adapted >= total - 1
+    trial = play(style, COLOURS, photos=4)
+    assert trial.learned >= trial.alone and trial.learned >= trial.read - 1
 
 
 def test_an_adapter_survives_json_and_an_empty_one_changes_nothing():
