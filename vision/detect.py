@@ -100,6 +100,15 @@ warm lamp) can fall below the first cut itself; the stricter cuts separate it fr
 A symbol found at any level counts."""
 
 
+MAX_HOLES = 1000
+"""Most enclosed regions measured per dark level. A table shows at most a few hundred (a
+full game has 108 tiles); a checkerboard or sensor noise shows tens of thousands, and the
+later steps grow with their number, some with its square (the bound issue 11 asked for)."""
+
+MAX_SYMBOLS = 200
+"""Most candidates passed on to the lattice: a whole game's 108 tiles and room to spare."""
+
+
 def find_symbols(work: Work) -> list[Symbol]:
     """Light regions enclosed by tile body, filtered to a consistent symbol size."""
     found: list[Symbol] = []
@@ -108,7 +117,13 @@ def find_symbols(work: Work) -> list[Symbol]:
         if grow:
             dark = cv2.dilate(dark, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
         found += _enclosed(dark, max(dark.shape) / 6, (work.ratio, grow + 3), found)
-    return _consistent_sizes(found) if found else []
+    if not found:
+        return []
+    symbols = _consistent_sizes(found)
+    if len(symbols) > MAX_SYMBOLS:  # keep the clearest, in the order they were found
+        clearest = sorted(np.argsort([-s.contrast for s in symbols], kind="stable")[:MAX_SYMBOLS])
+        symbols = [symbols[i] for i in clearest]
+    return symbols
 
 
 def _near_any(points: np.ndarray, others: list[Symbol]) -> np.ndarray:
@@ -163,14 +178,15 @@ def _holes(mask: np.ndarray, min_side: float,
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
     if hierarchy is None:
         return np.zeros((0, 7)), []
-    outlines, rows = [], []
     # a hole's outline has at least twice its box's longer side in points: most specks go here
     length = np.fromiter(map(len, contours), int, len(contours))
-    for i in np.flatnonzero((hierarchy[0][:, 3] >= 0) & (length >= 2 * min_side - 2)):
-        contour = contours[i]
-        x, y, bw, bh = cv2.boundingRect(contour)
-        if not min_side <= max(bw, bh) <= max_side:
-            continue
+    boxes = [(contours[i], cv2.boundingRect(contours[i]))
+             for i in np.flatnonzero((hierarchy[0][:, 3] >= 0) & (length >= 2 * min_side - 2))]
+    boxes = [(c, box) for c, box in boxes if min_side <= max(box[2:]) <= max_side]
+    if len(boxes) > MAX_HOLES:  # no table looks like this: only the largest are measured
+        boxes = sorted(boxes, key=lambda item: -item[1][2] * item[1][3])[:MAX_HOLES]
+    outlines, rows = [], []
+    for contour, (x, y, bw, bh) in boxes:
         m = cv2.moments(contour)
         if m["m00"] <= 0:
             continue
