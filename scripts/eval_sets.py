@@ -4,8 +4,8 @@
     .venv/bin/python scripts/eval_sets.py --games 10 --photos 8
 
 Each game renders one set of the older printing (teal green, sky blue, lime-ish yellow,
-lavender purple; 6-point stars) with its own table and light (style seeds 700..) and reads
-photos of 25 random tiles. Figures count the photos after the first: by the network alone,
+lavender purple; 6-point stars) with its own table and light (style seeds 700.., no glare) and
+reads photos of 25 random tiles. Figures count the photos after the first: by the network alone,
 with what the players confirmed on the earlier photos (vision.adapt), and with a set profile
 from one photo of the 36 kinds (`qwirkle calibrate`). --standard does the same with the
 standard set, to show learning does not spoil it.
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -39,8 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'game':>5} {'tiles':>6} {'alone':>7} {'learned':>8} {'calibrated':>11}")
     for game in range(args.games):
         style = random_style(np.random.default_rng(700 + game))
-        if not args.standard:
-            style = older_style(style)
+        style = replace(style, glare=0) if args.standard else older_style(style)
         profile = calibrate(calibration_photo(style, COLOURS), COLOURS).profile.adapter
         trial = play(style, COLOURS, args.photos, profile=profile)
         print(f"{game:>5} {trial.read:>6} {trial.alone:>7} {trial.learned:>8} "

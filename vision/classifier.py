@@ -168,13 +168,16 @@ def resolve_colours(probs: np.ndarray, limit: int = TILES_PER_COLOUR) -> np.ndar
 
 
 def classify_crops(crops: np.ndarray, colours: Sequence[str] = COLOURS,
-                   adapter: SetAdapter | None = None) -> list[TileGuess]:
+                   adapter: SetAdapter | None = None,
+                   gain: np.ndarray | None = None) -> list[TileGuess]:
     """Read every crop of one frame (N, 64, 64, 3 BGR uint8, per the crop contract).
 
     `colours` is the set in play (default red, orange, yellow, green, blue, purple); labels are
     restricted to it. Pass all of a frame's tiles in one call: colours are resolved jointly.
     `adapter` (the set learned from confirmed tiles or a calibration photo) adjusts the
     shape and colour probabilities before that; every guess carries the features to learn from.
+    `gain` overrides the light's correction measured on the crops (:func:`frame_gain`): crops
+    of a few free cells are better judged under the light their frame's tiles show.
     Raises ModelMissingError when the model file is absent, ModelError when it is unreadable,
     and ValueError for a wrong input.
     """
@@ -183,7 +186,7 @@ def classify_crops(crops: np.ndarray, colours: Sequence[str] = COLOURS,
         return []
     session = _get_session()
     lit = crops.astype(np.float32)
-    lit *= frame_gain(crops).astype(np.float32)
+    lit *= (frame_gain(crops) if gain is None else gain).astype(np.float32)
     np.minimum(lit, 255.0, out=lit)
     shape_logits, colour_logits, tile_logit = session.run(None, {"crops": lit})
     shape_p = _softmax(shape_logits)
