@@ -169,9 +169,10 @@ def locate_tiles(image: np.ndarray) -> Located:
         squares = detect.find_squares(work, symbols, float(np.median(extents)) / SYMBOL_SIDE)
         grid = _fit(symbols, axes, squares)
     fitting = _symbol_sized(symbols, grid)
-    if not fitting.all() and fitting.any():
+    if not fitting.all() and fitting.any():  # dropped: one point less hardly moves the fit
         symbols = [s for s, ok in zip(symbols, fitting, strict=True) if ok]
-        grid = _fit(symbols, axes, squares)
+        grid = replace(grid, cells=grid.cells[fitting], keep=grid.keep[fitting],
+                       group=grid.group[fitting])
     for _ in range(RECOVERY_ROUNDS):
         extra = _vouched(image, work, grid, _recover(work, symbols, grid))
         if not extra:
