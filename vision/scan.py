@@ -94,7 +94,7 @@ class Located:
     fractional: np.ndarray  # (N, 2) float: the centres in cell units (crop centres)
     lattice: Lattice
     off_board: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
-    """(M, 2) photo pixels: tiles apart from the board (see :func:`_on_board`)."""
+    """(M, 2) photo pixels: tiles apart from the board (see :func:`_off_board`)."""
 
 
 @dataclass(frozen=True)
