@@ -162,10 +162,11 @@ def locate_tiles(image: np.ndarray) -> Located:
     extents = np.array([s.extent for s in symbols])
     axes = lattice.axis_directions(work, points, extents)
     # a printed board's empty squares link groups of tiles that touch nowhere (the board
-    # game's first diagonals); looking for them is the costliest step, so only then
+    # game's first diagonals); looking for them is costly, so only then: when the symbols lie
+    # plainly apart, or when the lattice fitted without them finds separate groups
     squares = np.zeros((0, 2))
-    grid = _fit(symbols, axes, squares)
-    if not grid.linked:
+    grid = None if _apart(points, extents) else _fit(symbols, axes, squares)
+    if grid is None or not grid.linked:
         squares = detect.find_squares(work, symbols, float(np.median(extents)) / SYMBOL_SIDE)
         grid = _fit(symbols, axes, squares)
     fitting = _symbol_sized(symbols, grid)
@@ -191,6 +192,29 @@ def locate_tiles(image: np.ndarray) -> Located:
     cells = grid.cells[grid.keep]
     return Located(cells, points / work.scale, grid.to_cells(points),
                    Lattice(homography, lattice.cell_side(homography, cells)), loose / work.scale)
+
+
+LINK_REACH = 4.3
+"""Farthest a symbol may lie from another one of its group, in symbol extents: a step of
+2.4 cells along both axes (the lattice's longest, ``lattice.MAX_STEP``) with a symbol 0.8 of
+a cell wide."""
+
+
+def _apart(points: np.ndarray, extents: np.ndarray) -> bool:
+    """Whether the symbols fall into groups too far apart for any lattice step to link.
+
+    A cheap look before the lattice: distances in units of the two symbols' mean extent, so
+    perspective scales them alike.
+    """
+    reach = LINK_REACH * 0.5 * (extents[:, None] + extents[None])
+    linked = np.linalg.norm(points[:, None] - points[None], axis=2) <= reach
+    seen = np.zeros(len(points), bool)
+    seen[0] = True
+    while True:  # grow the first symbol's group
+        grown = seen | linked[seen].any(axis=0)
+        if (grown == seen).all():
+            return not seen.all()
+        seen = grown
 
 
 BOARD_GAP = 1
