@@ -9,6 +9,7 @@ tiles of the board games have no labels and count for detection only.
                                                               # purple set, and combinations
     .venv/bin/python scripts/eval_real.py --geometry --check  # cells only, no classifier
     .venv/bin/python scripts/eval_real.py --synthetic 40      # also 40 rendered boards
+    .venv/bin/python scripts/eval_real.py --oblique 10 --games none   # 30-60 deg oblique views
 
 --check exits with status 1 when recall, precision or label accuracy is below 99.5 % overall
 in any variant run (CI uses it when the photos exist).
@@ -60,6 +61,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--synthetic", type=int, default=0, metavar="N",
                         help="also score N boards rendered by vision.synth (seeds 0..N-1; "
                         "random views, tables, light and glare; the default colours)")
+    parser.add_argument("--oblique", type=int, default=0, metavar="N",
+                        help="also score N boards rendered from 30-60 degrees from vertical, "
+                        "tiles' sides in view, 600-1600 px (seeds 0..N-1; no glare)")
     parser.add_argument("--verbose", action="store_true", help="one line per imperfect photo")
     args = parser.parse_args(argv)
 
@@ -69,6 +73,9 @@ def main(argv: list[str] | None = None) -> int:
     games = [(f.name, game_colours(f), _photos(f)) for f in folders]
     if args.synthetic:
         games.append(("synthetic", COLOURS, _renders(args.synthetic)))
+    if args.oblique:
+        games += [(f"oblique {low}-{low + 10}", COLOURS, _oblique(args.oblique, (low, low + 10)))
+                  for low in (30, 40, 50)]
     if not games:
         print(f"no game folders with game.json under {args.data}", file=sys.stderr)
         return 2
@@ -106,6 +113,25 @@ def _render(seed: int) -> tuple[dict, np.ndarray]:
 
     rng = np.random.default_rng(seed)
     render = render_board(random_layout(rng, int(rng.integers(3, 71)), COLOURS), rng)
+    return {(x, y): tile for x, y, tile in render.tiles}, render.image
+
+
+def _oblique(count: int, from_vertical: tuple[int, int]) -> list[Case]:
+    """Boards of 10..60 tiles seen from a phone beside the table (seeds 0..count-1)."""
+    return [(f"oblique {from_vertical}/{seed}", partial(_oblique_render, seed, from_vertical))
+            for seed in range(count)]
+
+
+def _oblique_render(seed: int, from_vertical: tuple[int, int]) -> tuple[dict, np.ndarray]:
+    from dataclasses import replace
+
+    from vision.synth.scene import oblique_view, random_layout, random_style, render_board
+
+    rng = np.random.default_rng(seed)
+    layout = random_layout(rng, int(rng.integers(10, 61)), COLOURS)
+    style = replace(random_style(rng), glare=0)
+    view = oblique_view(rng, layout, style.thickness, from_vertical=from_vertical)
+    render = render_board(layout, rng, view=view, style=style)
     return {(x, y): tile for x, y, tile in render.tiles}, render.image
 
 

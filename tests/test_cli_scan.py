@@ -38,7 +38,7 @@ def test_a_corrupt_file_is_reported_and_the_others_still_scanned(tmp_path, blank
     assert "broken.jpg" in err and "not a readable image" in err
     assert "missing.jpg" in err and "no such file" in err
     lines = [json.loads(line) for line in out.splitlines()]
-    assert lines == [{"image": str(blank), "tiles": [], "ms": lines[0]["ms"]}]
+    assert lines == [{"image": str(blank), "tiles": [], "off_board": [], "ms": lines[0]["ms"]}]
 
 
 def test_no_tiles_prints_a_clear_line(blank, capsys):

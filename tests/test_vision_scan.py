@@ -133,3 +133,19 @@ def test_degraded_variants_keep_the_picture_size_or_shrink_to_webcam():
     assert max(degrade(image, "webcam").shape[:2]) == 960
     with pytest.raises(ValueError, match="unknown variant"):
         degrade(image, "sepia")
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_board_seen_30_to_40_degrees_from_vertical_gives_its_exact_cells_and_labels(seed):
+    from vision.synth.scene import oblique_view
+
+    rng = np.random.default_rng(seed)
+    layout = random_layout(rng, 26, COLOURS)
+    style = replace(random_style(np.random.default_rng(300 + seed)), glare=0)
+    view = oblique_view(rng, layout, style.thickness, from_vertical=(30, 40))
+    result = scan_image(render_board(layout, rng, view=view, style=style).image, COLOURS)
+    found = {(t.x, t.y): t.guess.tile for t in result.tiles}
+    truth = {(x, y): tile for x, y, tile in layout}
+    pairs = align(found, truth)
+    assert len(found) == len(truth) == len(pairs)
+    assert all(found[f] == truth[t] for f, t in pairs.items())

@@ -110,3 +110,32 @@ def test_tight_crops_are_padded_to_the_contract():
     crop = tight_to_contract(tight)
     assert crop.shape == (CROP, CROP, 3)
     assert crop[:, :5].max() == 0 and crop[28:36, 28:36].min() == 255
+
+
+# --------------------------------------------------------------------------- other sets, views
+
+
+def test_a_six_point_star_and_the_weight_change_the_drawn_symbols():
+    from vision.synth.tiles import edition
+
+    star6 = shape_polygons("star", 1.0, points=6)[0]
+    assert len(star6) == 12 and len(shape_polygons("star", 1.0)[0]) == 16
+    thin, bold = (cv2.contourArea(shape_polygons("cross", 100.0, weight=w)[0].astype(np.float32))
+                  for w in (0.8, 1.3))
+    assert bold > 1.2 * thin
+    older = edition(random_tile_set(np.random.default_rng(0), 0), "older", star_points=6)
+    standard = random_tile_set(np.random.default_rng(0), 0)
+    assert older.star_points == 6 and older.symbol["red"] == standard.symbol["red"]
+    assert _hue(older.symbol["green"]) > _hue(standard.symbol["green"]) + 10  # teal
+
+
+def test_oblique_views_see_the_tiles_from_30_to_60_degrees_at_600_to_1600_px():
+    from vision.synth.scene import oblique_view
+
+    for seed in range(6):
+        rng = np.random.default_rng(seed)
+        layout = random_layout(rng, 20, COLOURS)
+        view = oblique_view(rng, layout, 0.3)
+        assert 30 <= 90 - view.elevation <= 60
+        render = render_board(layout, rng, view=view, style=replace(CLEAN, thickness=0.3))
+        assert 590 <= max(render.image.shape[:2]) <= 1610

@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.tiles import ALL_COLOURS, COLOURS, COPIES, SHAPES, Tile, tile_kinds
+from vision.adapt import SetAdapter, crop_features
 from vision.crops import CROP
 
 MODEL_PATH = Path(str(files("vision.models") / "tile_classifier.onnx"))
@@ -72,6 +73,9 @@ class TileGuess:
     """Runner-up labels with their probabilities, best first (`tile` not included)."""
     tile_prob: float = 1.0
     """Probability that the crop shows a tile at all (an empty cell, a bonus square: low)."""
+    features: np.ndarray | None = field(default=None, compare=False, repr=False)
+    """The crop's measurements that a :class:`vision.adapt.SetAdapter` learns from once the
+    tile is confirmed (``adapter.learn([guess, ...], [tile, ...])``)."""
 
 
 _session = None
@@ -166,11 +170,17 @@ def resolve_colours(probs: np.ndarray, limit: int = TILES_PER_COLOUR) -> np.ndar
         choice[members[k]] = best_alt[k]
 
 
-def classify_crops(crops: np.ndarray, colours: Sequence[str] = COLOURS) -> list[TileGuess]:
+def classify_crops(crops: np.ndarray, colours: Sequence[str] = COLOURS,
+                   adapter: SetAdapter | None = None,
+                   gain: np.ndarray | None = None) -> list[TileGuess]:
     """Read every crop of one frame (N, 64, 64, 3 BGR uint8, per the crop contract).
 
     `colours` is the set in play (default red, orange, yellow, green, blue, purple); labels are
     restricted to it. Pass all of a frame's tiles in one call: colours are resolved jointly.
+    `adapter` (the set learned from confirmed tiles or a calibration photo) adjusts the
+    shape and colour probabilities before that; every guess carries the features to learn from.
+    `gain` overrides the light's correction measured on the crops (:func:`frame_gain`): crops
+    of a few free cells are better judged under the light their frame's tiles show.
     Raises ModelMissingError when the model file is absent, ModelError when it is unreadable,
     and ValueError for a wrong input.
     """
@@ -179,12 +189,15 @@ def classify_crops(crops: np.ndarray, colours: Sequence[str] = COLOURS) -> list[
         return []
     session = _get_session()
     lit = crops.astype(np.float32)
-    lit *= frame_gain(crops).astype(np.float32)
+    lit *= (frame_gain(crops) if gain is None else gain).astype(np.float32)
     np.minimum(lit, 255.0, out=lit)
     shape_logits, colour_logits, tile_logit = session.run(None, {"crops": lit})
     shape_p = _softmax(shape_logits)
     keep = [ALL_COLOURS.index(c) for c in names]
     colour_p = _softmax(colour_logits[:, keep])
+    features = crop_features(lit)
+    if adapter is not None:
+        shape_p, colour_p = adapter.adjust(features, shape_p, colour_p, names)
     colour_idx = resolve_colours(colour_p)
     tile_p = 1.0 / (1.0 + np.exp(-tile_logit))
     kinds = tile_kinds(tuple(names))  # index: colour * 6 + shape
@@ -202,5 +215,6 @@ def classify_crops(crops: np.ndarray, colours: Sequence[str] = COLOURS) -> list[
             colour_probs=dict(zip(names, colour_p[i].tolist(), strict=True)),
             alternatives=alternatives[:ALTERNATIVES],
             tile_prob=float(tile_p[i]),
+            features=features[i],
         ))
     return guesses

@@ -4,6 +4,10 @@ The contract the classifier is trained on: the square [x-0.6, x+0.6] x
 [y-0.6, y+0.6] in lattice units round the tile's centre, warped through the lattice
 homography to ``CROP`` x ``CROP`` BGR pixels with the lattice axes along the image axes. The
 margin of 0.1 cell each side keeps a nudged or slightly rotated tile whole.
+
+A tile cut by the picture's edge is completed by symmetry: every symbol of the set is
+symmetric about the tile's two axes, so what lies beyond the edge is mirrored in from the
+other half of the crop (see :func:`_mirrored`).
 """
 
 from __future__ import annotations
@@ -20,28 +24,63 @@ HALF = 0.6
 """Half the crop's side in lattice units."""
 
 
-def extract_crops(image: np.ndarray, homography: np.ndarray, cells: np.ndarray) -> np.ndarray:
-    """Crops (N, CROP, CROP, 3) uint8 of the cells centred at ``cells`` (N, 2; may be fractional).
+def extract_crops(image: np.ndarray, homography: np.ndarray, cells: np.ndarray,
+                  side: int = CROP) -> np.ndarray:
+    """Crops (N, side, side, 3) uint8 of the cells centred at ``cells`` (N, 2; may be fractional).
 
     ``homography`` maps cell coordinates to ``image`` pixels. Fractional centres let a caller
     centre each crop on where the tile really lies (a nudged tile, a shifted board piece).
     When a cell spans many more pixels than the crop (a phone photo), the image is first
-    shrunk with area averaging so the crop does not alias.
+    shrunk with area averaging so the crop does not alias. A smaller ``side`` than the
+    classifier's ``CROP`` gives a cheap coarse look at the same square.
     """
     centres = np.asarray(cells, dtype=np.float64).reshape(-1, 2)
-    out = np.zeros((len(centres), CROP, CROP, 3), np.uint8)
     if not len(centres):
-        return out
+        return np.zeros((0, side, side, 3), np.uint8)
     source, homography = _shrunk(image, homography, centres)
-    step = 2 * HALF / CROP
-    for i, (x, y) in enumerate(centres):
-        crop_to_cell = np.array([[step, 0.0, x - HALF + 0.5 * step],
-                                 [0.0, step, y - HALF + 0.5 * step],
-                                 [0.0, 0.0, 1.0]])
-        out[i] = cv2.warpPerspective(source, homography @ crop_to_cell, (CROP, CROP),
-                                     flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                     borderMode=cv2.BORDER_REPLICATE)
-    return out
+    offsets = (np.arange(side) + 0.5) * (2 * HALF / side) - HALF
+    crops = []
+    for first in range(0, len(centres), CHUNK):
+        crops.append(_sampled(source, homography, centres[first:first + CHUNK], offsets))
+    return np.concatenate(crops)
+
+
+CHUNK = 256
+"""Crops sampled by one remap call (its map stays well under OpenCV's 32,767 rows)."""
+
+def _sampled(source: np.ndarray, homography: np.ndarray, centres: np.ndarray,
+             offsets: np.ndarray) -> np.ndarray:
+    """The crops of ``centres`` from ``source``: every pixel of every crop in one remap.
+
+    ``offsets`` are the cell-unit offsets of a crop's pixel centres from its centre, along
+    either axis.
+    """
+    side = len(offsets)
+    u = (centres[:, 0, None] + offsets[None, :]).astype(np.float32)[:, None, :]  # (N, 1, side)
+    v = (centres[:, 1, None] + offsets[None, :]).astype(np.float32)[:, :, None]  # (N, side, 1)
+    h = homography.astype(np.float32)
+    w = 1.0 / (h[2, 0] * u + (h[2, 1] * v + h[2, 2]))
+    mx = (h[0, 0] * u + (h[0, 1] * v + h[0, 2])) * w
+    my = (h[1, 0] * u + (h[1, 1] * v + h[1, 2])) * w
+    crops = cv2.remap(source, mx.reshape(-1, side), my.reshape(-1, side), cv2.INTER_LINEAR,
+                      borderMode=cv2.BORDER_REPLICATE).reshape(len(centres), side, side, 3)
+    height, width = source.shape[:2]
+    inside = (mx >= 0) & (mx <= width - 1) & (my >= 0) & (my <= height - 1)
+    for i in np.flatnonzero(~inside.all(axis=(1, 2))):
+        crops[i] = _mirrored(crops[i], inside[i])
+    return crops
+
+
+def _mirrored(crop: np.ndarray, known: np.ndarray) -> np.ndarray:
+    """``crop`` with its pixels from beyond the picture's edge (``known`` False) replaced by
+    their mirror images across the crop's vertical axis, its horizontal one, or both (the
+    first that lies inside)."""
+    crop = crop.copy()
+    for flip in ((1,), (0,), (0, 1)):
+        fill = ~known & np.flip(known, flip)
+        crop[fill] = np.flip(crop, flip)[fill]
+        known = known | fill
+    return crop
 
 
 def _shrunk(image: np.ndarray, homography: np.ndarray,

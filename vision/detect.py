@@ -48,7 +48,7 @@ class Symbol:
     center: tuple[float, float]
     size: float  # sqrt of the symbol's area
     extent: float  # the larger side of its bounding box
-    contrast: float = np.inf  # centre brightness over its ring's (see _holes); inf: recovered
+    contrast: float = np.inf  # centre brightness over its ring's (see _contrast); inf: recovered
     doubtful: bool = False  # passed only the loosest test: the classifier must vouch for it
 
 
@@ -101,13 +101,12 @@ A symbol found at any level counts."""
 
 
 MAX_HOLES = 1000
-"""Most light regions measured per dark level. A table photo shows under a hundred (108 tiles
-at most); a checkerboard or noise shows tens of thousands, and every later step costs more
-per candidate, some with the square of their number (issue 11: 7.5 GB for one photo)."""
+"""Most enclosed regions measured per dark level. A table shows at most a few hundred (a
+full game has 108 tiles); a checkerboard or sensor noise shows tens of thousands, and the
+later steps grow with their number, some with its square (the bound issue 11 asked for)."""
 
 MAX_SYMBOLS = 200
-"""Most candidates handed on to the lattice fit, the clearest kept: all 108 tiles of a game
-with room for the spurious ones (the real photos give at most 75 candidates)."""
+"""Most candidates passed on to the lattice: a whole game's 108 tiles and room to spare."""
 
 
 def find_symbols(work: Work) -> list[Symbol]:
@@ -117,105 +116,119 @@ def find_symbols(work: Work) -> list[Symbol]:
         dark = (work.ratio < ratio).astype(np.uint8)
         if grow:
             dark = cv2.dilate(dark, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
-        level = _enclosed(dark, max(dark.shape) / 6, (work.ratio, grow + 3))
-        found += [s for s, near in zip(level, _near_any(level, found), strict=True) if not near]
+        found += _enclosed(dark, max(dark.shape) / 6, (work.ratio, grow + 3), found)
     if not found:
         return []
     symbols = _consistent_sizes(found)
-    if len(symbols) > MAX_SYMBOLS:  # the clearest, in the order found
-        clearest = sorted(range(len(symbols)), key=lambda i: -symbols[i].contrast)
-        symbols = [symbols[i] for i in sorted(clearest[:MAX_SYMBOLS])]
+    if len(symbols) > MAX_SYMBOLS:  # keep the clearest, in the order they were found
+        clearest = sorted(np.argsort([-s.contrast for s in symbols], kind="stable")[:MAX_SYMBOLS])
+        symbols = [symbols[i] for i in clearest]
     return symbols
 
 
-def _near_any(symbols: list[Symbol], others: list[Symbol]) -> np.ndarray:
-    """Per symbol, whether another candidate already sits on it (the same symbol found at
-    another level). Both lists are bounded (:data:`MAX_HOLES` a level), so one matrix does."""
-    if not symbols or not others:
-        return np.zeros(len(symbols), bool)
+def _near_any(points: np.ndarray, others: list[Symbol]) -> np.ndarray:
+    """Which ``points`` a candidate in ``others`` already sits on (the same symbol found at
+    another level)."""
+    if not others or not len(points):
+        return np.zeros(len(points), bool)
     centres = np.array([o.center for o in others])
     reach = 0.4 * np.array([o.extent for o in others])
-    points = np.array([s.center for s in symbols])
-    distance = ((points[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
-    return (distance < reach[None, :] ** 2).any(axis=1)
+    return (((points[:, None] - centres[None]) ** 2).sum(axis=2) < reach ** 2).any(axis=1)
 
 
-def _enclosed(dark: np.ndarray, max_extent: float, ring: tuple[np.ndarray, float]) -> list[Symbol]:
-    """Light regions ringed by dark that have a symbol's build.
+def _enclosed(dark: np.ndarray, max_extent: float, ring: tuple[np.ndarray, float],
+              known: list[Symbol]) -> list[Symbol]:
+    """Light regions ringed by dark that have a symbol's build, and are not ``known`` yet.
 
     ``ring`` (the brightness ratio, and how far outside the region's outline to look) gives
     each region's contrast: on a dark table every glint of wood grain is "enclosed", but only
-    a symbol stands out clearly from a near-black tile body.
+    a symbol stands out clearly from a near-black tile body. It is measured last, on the
+    regions that pass every other test.
     """
-    holes = _holes(dark, MIN_SYMBOL_PX, max_extent, ring)
-    cx, cy, bw, bh, area, contrast = holes[:, :6].T
+    holes, outlines = _holes(dark, MIN_SYMBOL_PX, max_extent)
+    cx, cy, bw, bh, area = holes[:, :5].T
     extent = np.maximum(bw, bh)
     keep = (
         (np.minimum(bw, bh) >= 0.3 * extent)  # not a sliver between two tiles
         & (area >= 0.25 * bw * bh)  # not a thin outline of table ringed by tiles
-        & (contrast >= MIN_CONTRAST)
+        & ~_near_any(holes[:, :2], known)
     )
+    keep = np.flatnonzero(keep)
+    contrast = _contrast([outlines[i] for i in keep], holes[keep, :2], *ring)
+    keep, contrast = keep[contrast >= MIN_CONTRAST], contrast[contrast >= MIN_CONTRAST]
     return [Symbol((float(x), float(y)), float(np.sqrt(a)), float(e), float(c))
-            for x, y, a, e, c in zip(cx[keep], cy[keep], area[keep], extent[keep],
-                                     contrast[keep], strict=True)]
+            for x, y, a, e, c in zip(cx[keep], cy[keep], area[keep], extent[keep], contrast,
+                                     strict=True)]
 
 
 MIN_CONTRAST = 1.25
 """Least brightness of a symbol's centre over that of the body just outside its outline."""
 
 
-def _holes(mask: np.ndarray, min_side: float, max_side: float,
-           ring: tuple[np.ndarray, float] | None = None) -> np.ndarray:
-    """Regions of 0 completely enclosed by 1s in ``mask``: rows (cx, cy, w, h, area, contrast,
-    box x, box y).
+def _holes(mask: np.ndarray, min_side: float,
+           max_side: float) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Regions of 0 completely enclosed by 1s in ``mask``: rows (cx, cy, w, h, area, box x,
+    box y), and each one's outline (points, x and y).
 
     Contour tracing gives the holes directly (4-connected background inside 8-connected
-    foreground, the image border counting as open), several times faster than labelling
-    every region. Only holes whose box side lies in [min_side, max_side] are measured.
-    ``contrast`` is the ``ring`` image at the centre over the median, along the outline, of its
-    least value within a given distance outside (inf without ``ring``).
+    foreground, the image border counting as open; a contour with a parent is a hole),
+    several times faster than labelling every region. Only holes whose box side lies in
+    [min_side, max_side] are measured.
     """
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
-    rows = []
     if hierarchy is None:
-        return np.zeros((0, 8))
-    h, w = mask.shape
-    # Holes (a parent: not an outer boundary) whose outline is long enough to span min_side:
-    # a noisy photo has hundreds of thousands of specks, not worth a Python step each.
-    points = np.fromiter(map(len, contours), int, len(contours))
-    holes = []
-    for index in np.flatnonzero((hierarchy[0][:, 3] >= 0) & (points >= min_side)):
-        box = cv2.boundingRect(contours[index])
-        if min_side <= max(box[2:]) <= max_side:
-            holes.append((contours[index], box))
-    if len(holes) > MAX_HOLES:  # not a table: measure only the largest regions
-        holes = sorted(holes, key=lambda hole: -hole[1][2] * hole[1][3])[:MAX_HOLES]
-    for contour, (x, y, bw, bh) in holes:
+        return np.zeros((0, 7)), []
+    # a hole's outline has at least twice its box's longer side in points: most specks go here
+    length = np.fromiter(map(len, contours), int, len(contours))
+    boxes = [(contours[i], cv2.boundingRect(contours[i]))
+             for i in np.flatnonzero((hierarchy[0][:, 3] >= 0) & (length >= 2 * min_side - 2))]
+    boxes = [(c, box) for c, box in boxes if min_side <= max(box[2:]) <= max_side]
+    if len(boxes) > MAX_HOLES:  # no table looks like this: only the largest are measured
+        boxes = sorted(boxes, key=lambda item: -item[1][2] * item[1][3])[:MAX_HOLES]
+    outlines, rows = [], []
+    for contour, (x, y, bw, bh) in boxes:
         m = cv2.moments(contour)
         if m["m00"] <= 0:
             continue
-        centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
-        contrast = np.inf
-        if ring is not None:
-            image, reach = ring
-            pts = contour.reshape(-1, 2).astype(np.float64)
-            out = pts - centre
-            out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
-            # the darkest value on a short ray out of each outline point: the body, however
-            # thin blur has left it
-            steps = np.arange(1.0, reach + 1.0)
-            ray = pts[:, None, :] + steps[None, :, None] * out[:, None, :]
-            u = np.clip(np.rint(ray[..., 0]).astype(int), 0, w - 1)
-            v = np.clip(np.rint(ray[..., 1]).astype(int), 0, h - 1)
-            body = float(np.median(image[v, u].min(axis=1)))
-            cu, cv_ = int(centre[0]), int(centre[1])
-            inner = float(image[max(0, cv_ - 1):cv_ + 2, max(0, cu - 1):cu + 2].mean())
-            contrast = inner / max(body, 1e-3)
         # the traced boundary runs through the ring's pixels: add half the perimeter back
         area = m["m00"] + 0.5 * cv2.arcLength(contour, True)
-        rows.append((centre[0], centre[1], bw - 2, bh - 2, area, contrast, x + 0.5 * (bw - 1),
-                     y + 0.5 * (bh - 1)))
-    return np.array(rows).reshape(-1, 8)
+        outlines.append(contour.reshape(-1, 2))
+        rows.append((m["m10"] / m["m00"], m["m01"] / m["m00"], bw - 2, bh - 2, area,
+                     x + 0.5 * (bw - 1), y + 0.5 * (bh - 1)))
+    return np.array(rows).reshape(-1, 7), outlines
+
+
+def _contrast(outlines: list[np.ndarray], centres: np.ndarray, image: np.ndarray,
+              reach: float) -> np.ndarray:
+    """Each hole's centre brightness in ``image`` over that of its ring: the median, along the
+    outline, of the least value within ``reach`` pixels outside.
+
+    All outlines are measured in one pass: their points are stacked, each tagged with its
+    hole, and the per-hole median is taken from one sort.
+    """
+    if not outlines:
+        return np.zeros(0)
+    h, w = image.shape
+    counts = np.array([len(o) for o in outlines])
+    owner = np.repeat(np.arange(len(outlines)), counts)
+    pts = np.concatenate(outlines).astype(np.float64)
+    out = pts - centres[owner]
+    out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
+    # the darkest value on a short ray out of each outline point: the body, however thin
+    # blur has left it
+    steps = np.arange(1.0, reach + 1.0)
+    ray = pts[:, None, :] + steps[None, :, None] * out[:, None, :]
+    u = np.clip(np.rint(ray[..., 0]).astype(int), 0, w - 1)
+    v = np.clip(np.rint(ray[..., 1]).astype(int), 0, h - 1)
+    darkest = image[v, u].min(axis=1)
+    order = np.lexsort((darkest, owner))  # by hole, then by value
+    first = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    body = 0.5 * (darkest[order[first + (counts - 1) // 2]] + darkest[order[first + counts // 2]])
+    # the mean of the 3 x 3 pixels round each centre (a hole never touches the picture's edge)
+    cu, cv_ = centres.astype(int).T
+    inner = np.mean([image[np.clip(cv_ + dy, 0, h - 1), np.clip(cu + dx, 0, w - 1)]
+                     for dy in (-1, 0, 1) for dx in (-1, 0, 1)], axis=0)
+    return inner / np.maximum(body, 1e-3)
 
 
 def _consistent_sizes(symbols: list[Symbol]) -> list[Symbol]:
@@ -321,12 +334,7 @@ def recover_symbols(work: Work, to_pixels: np.ndarray, centres: np.ndarray, typi
     but one are closed the centre must also differ in colour from the table or board near it
     (``tiles``: the found tiles' working-pixel centres, kept out of that estimate). Cells that
     pass only the looser :data:`DOUBTFUL` test come back marked ``doubtful``.
-
-    With :data:`MAX_SYMBOLS` tiles found already there is nothing to recover: a pattern that
-    repeats over the whole photo would otherwise grow the lattice round after round.
     """
-    if len(tiles) >= MAX_SYMBOLS:
-        return []
     centres = _recentre(work, to_pixels, centres)
     centre, rays = _sample_offsets()
     ratio = _sample(work.ratio, to_pixels, centres, np.concatenate([centre, rays]))
@@ -352,8 +360,7 @@ def recover_symbols(work: Work, to_pixels: np.ndarray, centres: np.ndarray, typi
     # tiles, is no gap between tiles: a white symbol on a white board passes on that alone
     unlike |= light_table & (closed[accepted] >= RAYS - 1)
     return [Symbol((float(u), float(v)), typical, typical, doubtful=not ok)
-            for (u, v), ok in zip(found[unlike], sure[accepted][unlike], strict=True)
-            ][: MAX_SYMBOLS - len(tiles)]
+            for (u, v), ok in zip(found[unlike], sure[accepted][unlike], strict=True)]
 
 
 BACKGROUND_DELTA = 12.0
@@ -468,14 +475,14 @@ def find_squares(work: Work, symbols: list[Symbol], pitch: float) -> np.ndarray:
     block = max(3, int(pitch / 2) | 1)
     line = cv2.adaptiveThreshold(gray, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
                                  block, LINE_CONTRAST)
-    holes = _holes(line | work.dark, 0.6 * pitch / PERSPECTIVE, 1.5 * pitch * PERSPECTIVE)
+    holes, _ = _holes(line | work.dark, 0.6 * pitch / PERSPECTIVE, 1.5 * pitch * PERSPECTIVE)
     extent = np.maximum(holes[:, 2], holes[:, 3])
     area = holes[:, 4]
-    side = pitch * _local_size(holes[:, 6:8], symbols)
+    side = pitch * _local_size(holes[:, 5:7], symbols)
     keep = ((extent >= 0.6 * side) & (extent <= 1.5 * side) & (area > 0.3 * side ** 2)
             & (area < 1.1 * side ** 2) & (area > 0.45 * extent ** 2))
     # the middle of the box, not the centroid: a bonus square's digit carves into its hole
-    centres = holes[keep, 6:8]
+    centres = holes[keep, 5:7]
     if symbols and len(centres):
         tiles = np.array([s.center for s in symbols])
         near = np.linalg.norm(centres[:, None] - tiles[None], axis=2).min(axis=1) < 0.5 * pitch

@@ -29,6 +29,12 @@ class Grid:
     cells: np.ndarray  # (N, 2) int, x right and y down when the photo is upright
     homography: np.ndarray  # 3x3 float, cell coordinates -> working pixels
     keep: np.ndarray  # (N,) bool: False for points that fit no cell (dropped)
+    group: np.ndarray  # (N,) int: points linked by short steps (or anchors) share a group
+
+    @property
+    def linked(self) -> bool:
+        """Every kept point is linked to every other: one group, whatever the anchors."""
+        return len(np.unique(self.group[self.keep])) <= 1
 
     def to_pixels(self, cells: np.ndarray) -> np.ndarray:
         """Working-pixel positions of (fractional) cell coordinates."""
@@ -61,13 +67,19 @@ def axis_directions(work: Work, points: np.ndarray, extents: np.ndarray) -> np.n
     symbol itself: the tile's outline. Their gradient directions, folded to 0..180 degrees,
     form two peaks (not quite 90 degrees apart under perspective), one per lattice axis.
     """
+    # only the tiles' bounding box (and a margin for the filters) is looked at
     h, w = work.dark.shape
-    zone = np.zeros((h, w), np.uint8)
+    reach = 1.05 * extents + 6
+    x0, y0 = np.maximum(0, np.floor((points - reach[:, None]).min(axis=0))).astype(int)
+    x1, y1 = np.ceil((points + reach[:, None]).max(axis=0)).astype(int) + 1
+    x1, y1 = min(w, x1), min(h, y1)
+    points = points - [x0, y0]
+    zone = np.zeros((y1 - y0, x1 - x0), np.uint8)
     for (u, v), e in zip(points, extents, strict=True):
         cv2.circle(zone, (int(u), int(v)), int(1.05 * e), 1, -1)
     for (u, v), e in zip(points, extents, strict=True):
         cv2.circle(zone, (int(u), int(v)), int(0.62 * e), 0, -1)
-    mask = cv2.GaussianBlur(work.dark.astype(np.float32), (5, 5), 0)
+    mask = cv2.GaussianBlur(work.dark[y0:y1, x0:x1].astype(np.float32), (5, 5), 0)
     gx = cv2.Sobel(mask, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(mask, cv2.CV_32F, 0, 1, ksize=3)
     sel = zone > 0
@@ -117,7 +129,7 @@ def assign_cells(points: np.ndarray, extents: np.ndarray, axes: np.ndarray,
     """
     n = len(points)
     if n == 0:
-        return Grid(np.zeros((0, 2), int), np.eye(3), np.zeros(0, bool))
+        return Grid(np.zeros((0, 2), int), np.eye(3), np.zeros(0, bool), np.zeros(0, int))
     scale = _local_scale(points, extents)
     basis = axes.T * _pitch_ratios(points, scale, axes)  # columns: one cell step, per unit scale
     inv = np.linalg.inv(basis)
@@ -142,7 +154,7 @@ def assign_cells(points: np.ndarray, extents: np.ndarray, axes: np.ndarray,
                                 project(np.linalg.inv(homography), points))
     origin = cells[keep].min(axis=0)
     shift = np.array([[1.0, 0.0, origin[0]], [0.0, 1.0, origin[1]], [0.0, 0.0, 1.0]])
-    return Grid(cells - origin, homography @ shift, keep)
+    return Grid(cells - origin, homography @ shift, keep, group[:n])
 
 
 MIN_SQUARES = 12
@@ -317,15 +329,16 @@ def _joint_fit(cells: np.ndarray, points: np.ndarray, group: np.ndarray,
     labels, counts = np.unique(group, return_counts=True)
     main = labels[np.argmax(counts)]
     shifts = {int(g): np.zeros(2) for g in labels}
+    placed = cells.astype(np.float64)
     for _ in range(6):
         fractional = project(np.linalg.inv(homography), points)
         for g in labels:
             if g != main:
                 idx = group == g
                 shifts[int(g)] = np.median(fractional[idx] - cells[idx], axis=0)
-        placed = cells + np.array([shifts[int(g)] for g in group])
-        if len(labels) == 1 or not _spans_plane(placed):
-            break
+        before, placed = placed, cells + np.array([shifts[int(g)] for g in group])
+        if len(labels) == 1 or not _spans_plane(placed) or np.abs(placed - before).max() < 0.002:
+            break  # nothing to place, or settled: the last refit already saw these shifts
         refit, _ = cv2.findHomography(placed, points, 0)
         if refit is None:
             break

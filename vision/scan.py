@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from engine.tiles import COLOURS
 from vision import detect, lattice
-from vision.classifier import BODY_SHARE, TileGuess, classify_crops
+from vision.adapt import SetAdapter
+from vision.classifier import BODY_SHARE, TileGuess, classify_crops, frame_gain
 from vision.crops import CROP, extract_crops
 from vision.imagefile import ImageError, load_image  # noqa: F401  (scan's public API)
 from vision.overlay import draw_overlay
@@ -48,14 +49,24 @@ SIDES = np.array([(1, 0), (-1, 0), (0, 1), (0, -1)])
 COMPLETION_ROUNDS = 2
 """Rounds of reading the free cells beside the tiles as crops (see :func:`_completed`)."""
 
-COMPLETION_TILE_PROB = 0.99
+COMPLETION_TILE_PROB = 0.995
 """"Is a tile" probability a free cell's crop needs to count as a tile whose symbol was missed.
 Measured by `scripts/tile_scores.py`: all but one of the missed tiles score 0.998 or more,
-but the printed logo on the real board scores up to 0.999."""
+but the printed logo on the real board scores up to 0.999, and a bonus square half in a free
+cell's crop (an oblique board, whose printed squares lie off the tiles' lattice by the tiles'
+height) 0.992 under a warm lamp. The crops are read under the light the frame's tiles show."""
 
 COMPLETION_DARK_SHARE = 0.15
 """Share of a free cell's middle that must be as dark as tile body: the logo and the bonus
 squares, bright print, show 0.1 or less; a tile whose big circle fills it still shows 0.19."""
+
+
+MIN_VISIBLE = 0.6
+"""Least share of a tile's top face inside the picture for it to be reported at all."""
+
+WHOLE = 0.98
+"""A tile with less of its top face in view is cut by the picture's edge (``TileReading.cut``);
+the margin allows for a lattice a few pixels off at the edge."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +88,8 @@ class Located:
     centers: np.ndarray  # (N, 2) float, photo pixels
     fractional: np.ndarray  # (N, 2) float: the centres in cell units (crop centres)
     lattice: Lattice
+    off_board: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
+    """(M, 2) photo pixels: tiles apart from the board (see :func:`_off_board`)."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +100,14 @@ class TileReading:
     y: int
     guess: TileGuess
     center: tuple[float, float]
+    visible: float = 1.0
+    """Share of the tile's top face inside the picture; below :data:`WHOLE` the picture's
+    edge cuts the tile, and its reading is doubtful."""
+
+    @property
+    def cut(self) -> bool:
+        """The picture's edge cuts this tile: its label is a guess from the part in view."""
+        return self.visible < WHOLE
 
 
 @dataclass(frozen=True)
@@ -102,6 +123,9 @@ class ScanResult:
     lattice: Lattice | None
     ms: float
     doubtful: list[TileReading] = field(default_factory=list)
+    off_board: list[TileReading] = field(default_factory=list)
+    """Tiles lying apart from the board (a rack, spare tiles beside the play area): never
+    board tiles. Their cells are where they would lie on the board's lattice."""
 
 
 def locate_tiles(image: np.ndarray) -> Located:
@@ -118,23 +142,93 @@ def locate_tiles(image: np.ndarray) -> Located:
     points = np.array([s.center for s in symbols])
     extents = np.array([s.extent for s in symbols])
     axes = lattice.axis_directions(work, points, extents)
-    squares = detect.find_squares(work, symbols, float(np.median(extents)) / SYMBOL_SIDE)
-    grid = _fit(symbols, axes, squares)
-    fitting = _symbol_sized(symbols, grid)
-    if not fitting.all() and fitting.any():
-        symbols = [s for s, ok in zip(symbols, fitting, strict=True) if ok]
+    # a printed board's empty squares link groups of tiles that touch nowhere (the board
+    # game's first diagonals); looking for them is costly, so only then: when the symbols lie
+    # plainly apart, or when the lattice fitted without them finds separate groups
+    squares = np.zeros((0, 2))
+    grid = None if _apart(points, extents) else _fit(symbols, axes, squares)
+    if grid is None or not grid.linked:
+        squares = detect.find_squares(work, symbols, float(np.median(extents)) / SYMBOL_SIDE)
         grid = _fit(symbols, axes, squares)
+    fitting = _symbol_sized(symbols, grid)
+    if not fitting.all() and fitting.any():  # dropped: one point less hardly moves the fit
+        symbols = [s for s, ok in zip(symbols, fitting, strict=True) if ok]
+        grid = replace(grid, cells=grid.cells[fitting], keep=grid.keep[fitting],
+                       group=grid.group[fitting])
     for _ in range(RECOVERY_ROUNDS):
         extra = _vouched(image, work, grid, _recover(work, symbols, grid))
         if not extra:
             break
         symbols = symbols + extra
         grid = _fit(symbols, axes, squares)
+    apart = _off_board(grid, squares)
+    loose = np.array([s.center for s in symbols])[apart].reshape(-1, 2)
+    if apart.any():  # the board's own lattice, not bent towards a rack's tiles
+        symbols = [s for s, off in zip(symbols, apart, strict=True) if not off]
+        points = np.array([s.center for s in symbols])
+        axes = lattice.axis_directions(work, points, np.array([s.extent for s in symbols]))
+        grid = _fit(symbols, axes, squares)
     points = np.array([s.center for s in symbols])[grid.keep]
     homography = _to_photo(work) @ grid.homography
     cells = grid.cells[grid.keep]
     return Located(cells, points / work.scale, grid.to_cells(points),
-                   Lattice(homography, lattice.cell_side(homography, cells)))
+                   Lattice(homography, lattice.cell_side(homography, cells)), loose / work.scale)
+
+
+LINK_REACH = 4.3
+"""Farthest a symbol may lie from another one of its group, in symbol extents: a step of
+2.4 cells along both axes (the lattice's longest, ``lattice.MAX_STEP``) with a symbol 0.8 of
+a cell wide."""
+
+
+def _apart(points: np.ndarray, extents: np.ndarray) -> bool:
+    """Whether the symbols fall into groups too far apart for any lattice step to link.
+
+    A cheap look before the lattice: distances in units of the two symbols' mean extent, so
+    perspective scales them alike.
+    """
+    reach = LINK_REACH * 0.5 * (extents[:, None] + extents[None])
+    linked = np.linalg.norm(points[:, None] - points[None], axis=2) <= reach
+    seen = np.zeros(len(points), bool)
+    seen[0] = True
+    while True:  # grow the first symbol's group
+        grown = seen | linked[seen].any(axis=0)
+        if (grown == seen).all():
+            return not seen.all()
+        seen = grown
+
+
+BOARD_GAP = 1
+"""Empty cells that may lie between a tile and the board it belongs to (a tile the detector
+missed, or one laid a cell apart by mistake); further away it is not on the board."""
+
+
+def _off_board(grid: lattice.Grid, squares: np.ndarray) -> np.ndarray:
+    """Which points are tiles apart from the board: a rack or spare tiles beside the play area.
+
+    A board is one group of tiles linked by steps over at most :data:`BOARD_GAP` empty cells.
+    On a printed board (``squares``: its empty squares found, working pixels) every tile next
+    to one of its squares is on it: the board game starts with separate diagonals, and in an
+    oblique view the squares between them are found only in part. The largest group is the
+    board; every other tile lies apart from it.
+    """
+    idx = np.flatnonzero(grid.keep)
+    if len(idx) < 2:
+        return np.zeros(len(grid.keep), bool)
+    nodes = np.concatenate([grid.cells[idx], grid.to_cells(squares)])
+    linked = np.abs(nodes[:, None] - nodes[None]).max(axis=2) <= BOARD_GAP + 1.5
+    if len(squares) >= lattice.MIN_SQUARES:  # a printed board is in view: one piece
+        linked[len(idx):, len(idx):] = True
+    label = np.arange(len(nodes))
+    while True:  # spread the smallest label over each linked group
+        spread = np.where(linked, label[None, :], len(nodes)).min(axis=1)
+        if (spread == label).all():
+            break
+        label = spread
+    values, counts = np.unique(label[: len(idx)], return_counts=True)
+    apart = np.zeros(len(grid.keep), bool)
+    apart[idx] = label[: len(idx)] != values[np.argmax(counts)]
+    return apart
 
 
 def _fit(symbols: list[detect.Symbol], axes: np.ndarray, squares: np.ndarray) -> lattice.Grid:
@@ -192,8 +286,9 @@ def _recover(work: detect.Work, symbols: list[detect.Symbol],
     return detect.recover_symbols(work, grid.homography, centres, typical, points)
 
 
-def scan_image(image: np.ndarray, colours: Sequence[str] = COLOURS) -> ScanResult:
-    """Find and classify every tile in a BGR photo.
+def scan_image(image: np.ndarray, colours: Sequence[str] = COLOURS,
+               adapter: SetAdapter | None = None) -> ScanResult:
+    """Find and classify every tile in a BGR photo (``adapter``: see :mod:`vision.adapt`).
 
     The classifier's model is loaded on the first call (not counted in later calls' ``ms``).
     Candidates the classifier doubts are a tile at all (``tile_prob`` below
@@ -204,16 +299,28 @@ def scan_image(image: np.ndarray, colours: Sequence[str] = COLOURS) -> ScanResul
     start = time.perf_counter()
     located = locate_tiles(image)
     guesses = []
+    loose = np.zeros((0, 2))
     if len(located.cells):
-        crops = extract_crops(image, located.lattice.homography, located.fractional)
+        homography = located.lattice.homography
+        crops = extract_crops(image, homography, located.fractional)
         located, extra = _completed(image, located, crops)
-        guesses = classify_crops(np.concatenate([crops, extra]), colours)
-    readings = [TileReading(int(c[0]), int(c[1]), g, (float(p[0]), float(p[1])))
-                for c, p, g in zip(located.cells, located.centers, guesses, strict=True)]
-    tiles = [r for r in readings if r.guess.tile_prob >= MIN_TILE_PROB]
-    doubtful = [r for r in readings if MAYBE_TILE_PROB <= r.guess.tile_prob < MIN_TILE_PROB]
+        loose = lattice.project(np.linalg.inv(homography), located.off_board)
+        guesses = classify_crops(np.concatenate(
+            [crops, extra, extract_crops(image, homography, loose)]), colours, adapter)
+    cells = np.rint(np.concatenate([located.cells, loose])).astype(int)
+    visible = (_visible(located.lattice.homography, cells, image.shape) if len(cells)
+               else np.ones(0))
+    readings = [TileReading(int(c[0]), int(c[1]), g, (float(p[0]), float(p[1])), float(v))
+                for c, p, g, v in zip(cells, np.concatenate([located.centers, located.off_board]),
+                                      guesses, visible, strict=True)]
+    n = len(located.cells)  # a tile mostly beyond the picture's edge is not reported
+    board = [r for r in readings[:n] if r.visible >= MIN_VISIBLE]
+    apart = [r for r in readings[n:] if r.visible >= MIN_VISIBLE]
+    tiles = [r for r in board if r.guess.tile_prob >= MIN_TILE_PROB]
+    doubtful = [r for r in board if MAYBE_TILE_PROB <= r.guess.tile_prob < MIN_TILE_PROB]
     return ScanResult(tiles, located.lattice if tiles else None,
-                      (time.perf_counter() - start) * 1000, doubtful)
+                      (time.perf_counter() - start) * 1000, doubtful,
+                      [r for r in apart if r.guess.tile_prob >= MIN_TILE_PROB])
 
 
 def _completed(image: np.ndarray, located: Located,
@@ -227,24 +334,29 @@ def _completed(image: np.ndarray, located: Located,
     ``crops`` are the tiles' own crops, the yardstick for "as dark as tile body".
     """
     homography = located.lattice.homography
-    body = _body_level(crops)
+    body, gain = _body_level(crops), frame_gain(crops)
     cells, fractional = located.cells, located.fractional
     added = [np.zeros((0, CROP, CROP, 3), np.uint8)]
     for _ in range(COMPLETION_ROUNDS):
         free, centres = _free_neighbours(cells, fractional, SIDES)
-        pixels = lattice.project(homography, centres)
-        h, w = image.shape[:2]
-        inside = (pixels >= 0).all(axis=1) & (pixels[:, 0] < w) & (pixels[:, 1] < h)
+        inside = _visible(homography, centres, image.shape) >= MIN_VISIBLE
         # No more cells than a game has tiles (with room to spare): a photo-wide pattern
         # would otherwise double the cells each round.
         room = max(0, detect.MAX_SYMBOLS - len(cells))
         free, centres = free[inside][:room], centres[inside][:room]
         if not len(free):
             break
+        # a coarse look first (cheap, with room for its coarseness): most free cells show
+        # hardly any tile body and are not cut in full
+        coarse = _dark_share(extract_crops(image, homography, centres, PROBE), body)
+        likely = coarse >= 0.5 * COMPLETION_DARK_SHARE
+        if not likely.any():
+            break
+        free, centres = free[likely], centres[likely]
         extra = extract_crops(image, homography, centres)
-        prob = np.array([g.tile_prob for g in classify_crops(extra)])
-        tile = (prob >= COMPLETION_TILE_PROB) & (_dark_share(extra, body)
-                                                 >= COMPLETION_DARK_SHARE)
+        tile = _dark_share(extra, body) >= COMPLETION_DARK_SHARE  # the model only here
+        tile[tile] = [g.tile_prob >= COMPLETION_TILE_PROB
+                      for g in classify_crops(extra[tile], gain=gain)]
         if not tile.any():
             break
         cells = np.concatenate([cells, free[tile]])
@@ -253,34 +365,50 @@ def _completed(image: np.ndarray, located: Located,
     if len(cells) == len(located.cells):
         return located, added[0]
     pixels = lattice.project(homography, fractional[len(located.cells):])
-    return Located(cells, np.concatenate([located.centers, pixels]), fractional,
-                   located.lattice), np.concatenate(added)
+    return replace(located, cells=cells, centers=np.concatenate([located.centers, pixels]),
+                   fractional=fractional), np.concatenate(added)
+
+
+FACE = np.stack(np.meshgrid(np.linspace(-0.45, 0.45, 10), np.linspace(-0.45, 0.45, 10)),
+                axis=-1).reshape(-1, 2)
+"""Sample points spread evenly over a tile's top face (cell units round its centre)."""
+
+
+def _visible(homography: np.ndarray, cells: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """Share of each cell's top face (through the lattice ``homography``) inside the picture."""
+    points = lattice.project(homography, (cells[:, None, :] + FACE[None]).reshape(-1, 2))
+    h, w = shape[:2]
+    inside = (points >= 0).all(axis=1) & (points[:, 0] < w) & (points[:, 1] < h)
+    return inside.reshape(len(cells), len(FACE)).mean(axis=1)
 
 
 def _free_neighbours(cells: np.ndarray, fractional: np.ndarray,
                      steps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The free cells one of ``steps`` away from ``cells``, each with its centre predicted
     from every tile next to it (the mean of where they really lie, nudges and all)."""
-    occupied = {tuple(c) for c in cells.tolist()}
-    guesses: dict[tuple[int, int], list[np.ndarray]] = {}
-    for cell, frac in zip(cells.tolist(), fractional, strict=True):
-        for step in steps:
-            target = (cell[0] + int(step[0]), cell[1] + int(step[1]))
-            if target not in occupied:
-                guesses.setdefault(target, []).append(frac + step)
-    if not guesses:
+    targets = (cells[:, None, :] + steps[None]).reshape(-1, 2)
+    guesses = (fractional[:, None, :] + steps[None]).reshape(-1, 2)
+    free = ~(targets[:, None, :] == cells[None]).all(axis=2).any(axis=1)
+    if not free.any():
         return np.zeros((0, 2), int), np.zeros((0, 2))
-    return (np.array(list(guesses), int),
-            np.array([np.mean(p, axis=0) for p in guesses.values()]))
+    found, which = np.unique(targets[free], axis=0, return_inverse=True)
+    which = which.reshape(-1)
+    centres = np.zeros((len(found), 2))
+    np.add.at(centres, which, guesses[free])
+    return found, centres / np.bincount(which, minlength=len(found))[:, None]
 
 
-MIDDLE = slice(CROP * 10 // 64, CROP * 54 // 64)
-"""The middle of a crop: about the central 0.8 of the cell."""
+PROBE = 24
+"""Side of the coarse crops that decide which free cells are worth reading in full."""
 
 
 def _middle_values(crops: np.ndarray) -> np.ndarray:
-    """Each crop's middle as the brightest channel per pixel, flattened (N, pixels)."""
-    return crops[:, MIDDLE, MIDDLE].max(axis=3).reshape(len(crops), -1)
+    """Each crop's middle (about the central 0.8 of the cell) as the brightest channel per
+    pixel, flattened (N, pixels)."""
+    side = crops.shape[1]
+    middle = crops[:, side * 10 // 64: side * 54 // 64, side * 10 // 64: side * 54 // 64]
+    return np.maximum(np.maximum(middle[..., 0], middle[..., 1]), middle[..., 2]).reshape(
+        len(crops), -1)
 
 
 def _body_level(crops: np.ndarray) -> float:

@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-SUBCOMMANDS = ("score", "simulate", "scan", "replay", "serve")
+SUBCOMMANDS = ("score", "simulate", "scan", "calibrate", "replay", "serve")
 
 
 def build_parser(names: Sequence[str] = SUBCOMMANDS) -> argparse.ArgumentParser:

@@ -152,6 +152,29 @@ def random_view(rng: np.random.Generator, *, pitch_px: tuple[float, float] = (28
     )
 
 
+def oblique_view(rng: np.random.Generator, placed: Sequence[Placed], thickness: float, *,
+                 from_vertical: tuple[float, float] = (30, 60),
+                 long_side: tuple[int, int] = (600, 1600)) -> View:
+    """A phone on a holder beside the table: 30-60 degrees from vertical, the tiles' sides in
+    view, the picture 600-1600 px on its long side (the tiles framed with the usual margin).
+
+    The pitch is chosen so that the fitted picture gets the drawn long side: the frame grows
+    in proportion to the pitch, so one projection without drawing tells the factor.
+    """
+    view = View(elevation=90.0 - float(rng.uniform(*from_vertical)),
+                azimuth=float(rng.uniform(0, 360)), roll=float(rng.normal(0, 5)),
+                distance=float(rng.uniform(8, 20)), pitch_px=50.0)
+    cells = np.array([(x, y) for x, y, _ in placed], float).reshape(-1, 2)
+    centre = tuple(cells.mean(0))
+    lo, hi = cells.min(0) - 0.6, cells.max(0) + 0.6
+    box = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1])
+                    for z in (0.0, -thickness)])
+    _, size = _fit_frame(make_camera(view, centre, thickness), view,
+                         np.vstack([[*centre, -thickness], box]))
+    want = float(rng.uniform(*long_side))
+    return replace(view, pitch_px=view.pitch_px * want / max(size))
+
+
 _WOODS = [(150, 190, 228), (120, 165, 215), (70, 95, 150), (60, 80, 130), (45, 70, 110),
           (110, 150, 190)]
 _PLAINS = [(235, 235, 235), (200, 205, 210), (80, 80, 80), (60, 110, 60), (150, 110, 70),
@@ -430,7 +453,9 @@ def _draw_tile(img: np.ndarray, camera: Camera, style: Style, pose: _Pose,
     cv2.polylines(img, [np.round(top_px * _SUB).astype(np.int32)], True, rim,
                   1, cv2.LINE_AA, _SUBPIXEL_BITS)
     colour = np.array(style.tile_set.bgr(pose.tile.colour), float) * rng.uniform(0.95, 1.05)
-    for poly in shape_polygons(pose.tile.shape, side):
+    tile_set = style.tile_set
+    for poly in shape_polygons(pose.tile.shape, side, points=tile_set.star_points,
+                               weight=tile_set.weight):
         _fill(img, camera.project(_outline(pose, poly, top_z)), tuple(np.minimum(colour, 255)))
 
 

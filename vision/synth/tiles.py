@@ -55,8 +55,14 @@ def _cross(tip: float, waist: float, n: int = 10) -> list[Polygon]:
     return [np.concatenate(pts)]
 
 
-def shape_polygons(shape: str, scale: float = 1.0) -> list[Polygon]:
-    """The outline of `shape` on a tile of side 1 (before `scale`), as polygons to fill."""
+def shape_polygons(shape: str, scale: float = 1.0, *, points: int = 8,
+                   weight: float = 1.0) -> list[Polygon]:
+    """The outline of `shape` on a tile of side 1 (before `scale`), as polygons to fill.
+
+    The defaults draw the standard set. Other editions and home-made sets differ: `points`
+    is the starburst's number of points (6 on some sets), `weight` thickens (above 1) or thins
+    the strokes: the star's and cross's waists and the clover's lobes.
+    """
     if shape == "circle":
         polys = [_circle(0, 0, 0.41)]
     elif shape == "square":
@@ -66,14 +72,14 @@ def shape_polygons(shape: str, scale: float = 1.0) -> list[Polygon]:
         h = 0.43
         polys = [np.array([[0, -h], [h, 0], [0, h], [-h, 0]])]
     elif shape == "clover":
-        lobe, off = 0.185, 0.25
+        lobe, off = 0.185 * weight, 0.25
         polys = [_circle(dx * off, dy * off, lobe, 28)
                  for dx, dy in ((1, 0), (0, 1), (-1, 0), (0, -1))]
         polys.append(_circle(0, 0, 0.2, 24))
     elif shape == "cross":
-        polys = _cross(0.54, 0.22)
+        polys = _cross(0.54, 0.22 * weight)
     elif shape == "star":
-        polys = [_star(8, 0.43, 0.2, -np.pi / 2)]
+        polys = [_star(points, 0.43, 0.2 * weight, -np.pi / 2)]
     else:
         raise ValueError(f"unknown shape {shape!r}; expected one of {SHAPES}")
     return [p * scale for p in polys]
@@ -103,12 +109,23 @@ _BASE_HSV: dict[str, list[tuple[float, float, float]]] = {
 }
 
 
+# Older printings and home-made sets (HSV as above): a lime-ish yellow, a teal green, a sky
+# blue and a lavender purple, as issue 13 saw on photos of other editions.
+PALETTES: dict[str, dict[str, tuple[float, float, float]]] = {
+    "older": {"yellow": (36, 215, 225), "green": (84, 210, 150), "blue": (97, 150, 235),
+              "purple": (138, 85, 215)},
+}
+
+
 @dataclass(frozen=True)
 class TileSet:
-    """The look of one physical set: body grey and the BGR colour of each symbol colour."""
+    """The look of one physical set: body grey, the BGR colour of each symbol colour, and the
+    drawing of its symbols (see :func:`shape_polygons`)."""
 
     body: tuple[int, int, int]
     symbol: dict[str, tuple[int, int, int]]
+    star_points: int = 8
+    weight: float = 1.0
 
     def bgr(self, colour: str) -> tuple[int, int, int]:
         return self.symbol[colour]
@@ -139,3 +156,11 @@ def random_tile_set(rng: np.random.Generator, jitter: float = 1.0) -> TileSet:
     tint = rng.integers(-3, 4, size=3) if jitter else np.zeros(3, int)
     b, g, r = (int(np.clip(grey + t, 0, 255)) for t in tint)
     return TileSet(body=(b, g, r), symbol=symbol)
+
+
+def edition(base: TileSet, palette: str = "older", *, star_points: int = 8,
+            weight: float = 1.0) -> TileSet:
+    """`base` recoloured with a named palette of :data:`PALETTES` (the colours it names) and
+    drawn with other symbols: another edition or a home-made set."""
+    symbol = {**base.symbol, **{c: _hsv_to_bgr(*hsv) for c, hsv in PALETTES[palette].items()}}
+    return TileSet(body=base.body, symbol=symbol, star_points=star_points, weight=weight)

@@ -19,11 +19,15 @@ examples:
   qwirkle scan table.jpg                       # the board as a grid of tile codes
   qwirkle scan a.jpg b.jpg --json              # one JSON line per image
   qwirkle scan photo.jpg --colours red,orange,yellow,green,blue,white --debug-dir out/
+  qwirkle scan photo.jpg --set set-profile.json    # a set learned by qwirkle calibrate
 
 Codes are colour letter + shape letters: RSt = red star, BCi = blue circle, PCr = purple
 cross. JSON lines look like
 {"image": "a.jpg", "tiles": [{"x": 0, "y": 0, "colour": "red", "shape": "star",
-  "confidence": 0.99, "center": [812.5, 604.0]}], "ms": 41.0}
+  "confidence": 0.99, "center": [812.5, 604.0]}], "off_board": [], "ms": 41.0}
+A tile cut by the picture's edge (60 % or more of it in view) adds "doubtful": true and
+"visible": its share in view. "off_board" lists tiles lying apart from the board (a rack,
+spare tiles more than one empty cell away): they are never board tiles.
 """
 
 
@@ -39,6 +43,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON line per image")
     parser.add_argument("--colours", type=colour_list, default=COLOURS, metavar="C1,...,C6",
                         help="the set's six colours (default " + ",".join(COLOURS) + ")")
+    parser.add_argument("--set", type=Path, metavar="PROFILE", dest="profile",
+                        help="a set profile from `qwirkle calibrate` (its colours replace "
+                             "--colours)")
     parser.add_argument("--debug-dir", type=Path, metavar="DIR",
                         help="write an overlay picture per image (lattice, cells, labels)")
     parser.set_defaults(func=run)
@@ -49,7 +56,16 @@ def run(args: argparse.Namespace) -> int:
 
     from vision.classifier import ModelMissingError
     from vision.scan import ImageError, load_image, overlay, scan_image
+    from vision.setprofile import ProfileError, load_profile
 
+    adapter = None
+    if args.profile:
+        try:
+            profile = load_profile(args.profile)
+        except ProfileError as error:
+            print(f"qwirkle scan: {error}", file=sys.stderr)
+            return 2
+        args.colours, adapter = profile.colours, profile.adapter
     status = 0
     if args.debug_dir:
         try:
@@ -61,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     for path in args.images:
         try:
             image = load_image(path)
-            result = scan_image(image, colours=args.colours)
+            result = scan_image(image, colours=args.colours, adapter=adapter)
         except ModelMissingError as error:  # no image can be read without it: stop here
             print(f"qwirkle scan: {error}", file=sys.stderr)
             return 1
@@ -88,11 +104,18 @@ def _failed(path: str, error: BaseException) -> str:
 
 
 def _as_json(path: str, result) -> dict:
-    tiles = [{"x": t.x, "y": t.y, "colour": t.guess.tile.colour, "shape": t.guess.tile.shape,
-              "confidence": round(t.guess.confidence, 4),
-              "center": [round(t.center[0], 1), round(t.center[1], 1)]}
-             for t in result.tiles]
-    return {"image": str(path), "tiles": tiles, "ms": round(result.ms, 1)}
+    return {"image": str(path), "tiles": [_tile_json(t) for t in result.tiles],
+            "off_board": [_tile_json(t) for t in result.off_board], "ms": round(result.ms, 1)}
+
+
+def _tile_json(reading) -> dict:
+    """One reading; a tile cut by the picture's edge says so, with the share of it in view."""
+    entry = {"x": reading.x, "y": reading.y, "colour": reading.guess.tile.colour,
+             "shape": reading.guess.tile.shape, "confidence": round(reading.guess.confidence, 4),
+             "center": [round(reading.center[0], 1), round(reading.center[1], 1)]}
+    if reading.cut:
+        entry.update(doubtful=True, visible=round(reading.visible, 2))
+    return entry
 
 
 def _as_grid(path: str, result) -> str:
@@ -102,7 +125,8 @@ def _as_grid(path: str, result) -> str:
     codes = {(t.x, t.y): t.guess.tile.code for t in result.tiles}
     xs = [x for x, _ in codes]
     ys = [y for _, y in codes]
-    rows = [f"{path}: {len(codes)} tiles ({result.ms:.0f} ms)"]
+    apart = f", {len(result.off_board)} off the board" if result.off_board else ""
+    rows = [f"{path}: {len(codes)} tiles{apart} ({result.ms:.0f} ms)"]
     for y in range(min(ys), max(ys) + 1):
         rows.append(" ".join(codes.get((x, y), " . ") for x in range(min(xs), max(xs) + 1)))
     return "\n".join(rows)

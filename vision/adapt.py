@@ -1,0 +1,201 @@
+"""Learning the set in play: what this set's colours and shapes look like, from known tiles.
+
+The classifier was trained on rendered standard sets. An older printing (lime-ish yellow,
+teal green, sky blue, lavender purple) or a home-made set (a 6-point star, its own colours)
+is read less well, and the same tiles are misread photo after photo. But every tile the
+players confirm is a labelled example of *this* set under *this* light. :class:`SetAdapter`
+keeps, per colour and per shape, the mean of two simple measurements of the confirmed tiles'
+crops (:func:`crop_features`): the symbol's colour in CIELAB, and its outline as a coarse
+mask. A new crop's distance to each prototype, in units of how far the confirmed examples lie
+from their own prototype, is blended into the network's probabilities; the more examples a
+class has, the more its prototype counts. A class without examples keeps the network's word.
+
+One adapter belongs to one game (a new game starts a new one), or to a set profile made by
+``qwirkle calibrate`` from one photo of all 36 kinds. It is plain numbers: :meth:`to_json`
+and :meth:`SetAdapter.from_json` persist it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from engine.tiles import ALL_COLOURS, SHAPES, Tile
+from vision.crops import CROP
+
+MASK = 12
+"""Side of the coarse symbol mask (the crop's middle shrunk to MASK x MASK)."""
+
+MIDDLE = slice(CROP // 8, CROP - CROP // 8, 2)
+"""The crop's middle, every other pixel (plenty for a mean colour and a 12 x 12 mask): 0.9 of
+the cell, the tile's face without its neighbours."""
+
+COLOUR_DIMS = 3
+FEATURES = COLOUR_DIMS + MASK * MASK
+
+STRENGTH = 2.0
+"""Log-probability per unit of normalised squared distance to a prototype: a crop twice as far
+(in squared distance) from a prototype as its confirmed examples typically are loses e^-2."""
+
+UNKNOWN = 4.0
+"""Normalised squared distance assumed to a class without examples (farther than a typical
+example from its prototype, nearer than another class's examples)."""
+
+PRIOR_EXAMPLES = 2.0
+"""How many examples a class needs before its prototype weighs as much as the default."""
+
+DEFAULT_SPREAD = {"colour": 36.0, "shape": 4.0}
+"""Typical squared distance of an example to its prototype before enough examples show it:
+6 CIELAB units for colour; a mask differing by a fifth in 100 of its 144 cells for shape."""
+
+
+def crop_features(crops: np.ndarray) -> np.ndarray:
+    """(N, FEATURES) float32: each crop's symbol colour (CIELAB, lightness halved) and mask.
+
+    The symbol is what is brighter than halfway between the body (the crop middle's darkest
+    fifth) and its brightest pixels; its colour is their mean, in CIELAB. ``crops`` are BGR,
+    colour-corrected as the network sees them (see :func:`vision.classifier.classify_crops`).
+    """
+    if not len(crops):
+        return np.zeros((0, FEATURES), np.float32)
+    middle = crops[:, MIDDLE, MIDDLE]
+    n, side = len(middle), middle.shape[1]
+    pixels = middle.reshape(n, -1, 3)
+    value = np.maximum(np.maximum(pixels[..., 0], pixels[..., 1]), pixels[..., 2])
+    k = value.shape[1]
+    low, high = np.partition(value, [k // 5, k * 97 // 100], axis=1)[:, [k // 5, k * 97 // 100]].T
+    symbol = value > (0.5 * (low + high))[:, None]
+    count = np.maximum(symbol.sum(axis=1, keepdims=True), 1)
+    mean = np.stack([(pixels[..., c] * symbol).sum(axis=1) for c in range(3)], axis=1) / count
+    colour = cv2.cvtColor(mean[:, None].astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)[:, 0]
+    colour[:, 0] *= 0.5  # shading changes lightness most
+    block = side // MASK
+    mask = symbol.reshape(n, MASK, block, MASK, block).mean(axis=(2, 4)).reshape(n, -1)
+    return np.concatenate([colour, mask], axis=1).astype(np.float32)
+
+
+@dataclass
+class Prototypes:
+    """Running sums per class of one measurement: enough for means and spreads."""
+
+    dims: slice
+    default_spread: float
+    count: dict[str, int] = field(default_factory=dict)
+    total: dict[str, np.ndarray] = field(default_factory=dict)
+    squares: dict[str, float] = field(default_factory=dict)
+
+    def add(self, name: str, values: np.ndarray) -> None:
+        values = values[self.dims].astype(np.float64)
+        self.count[name] = self.count.get(name, 0) + 1
+        self.total[name] = self.total.get(name, 0.0) + values
+        self.squares[name] = self.squares.get(name, 0.0) + float(values @ values)
+
+    def spread(self) -> float:
+        """Mean squared distance of an example to its class's mean, pooled over classes and
+        blended with the default while examples are few."""
+        scatter = sum(self.squares[c] - float(self.total[c] @ self.total[c]) / self.count[c]
+                      for c in self.count)
+        freedom = sum(n - 1 for n in self.count.values())
+        return (scatter + PRIOR_EXAMPLES * self.default_spread) / (freedom + PRIOR_EXAMPLES)
+
+    def log_terms(self, features: np.ndarray, names: Sequence[str]) -> np.ndarray:
+        """(N, len(names)) additive log-probability terms; 0 everywhere without examples."""
+        terms = np.zeros((len(features), len(names)))
+        if not self.count:
+            return terms
+        values = features[:, self.dims].astype(np.float64)
+        spread = self.spread()
+        for k, name in enumerate(names):
+            n = self.count.get(name, 0)
+            if not n:
+                terms[:, k] = -STRENGTH * UNKNOWN
+                continue
+            distance = ((values - self.total[name] / n) ** 2).sum(axis=1) / spread
+            weight = n / (n + PRIOR_EXAMPLES)
+            terms[:, k] = -STRENGTH * (weight * distance + (1 - weight) * UNKNOWN)
+        return terms
+
+    def to_json(self) -> dict:
+        return {c: {"n": self.count[c], "sum": self.total[c].round(4).tolist(),
+                    "squares": round(self.squares[c], 4)} for c in sorted(self.count)}
+
+    def load(self, data: dict, known: Sequence[str]) -> None:
+        for name, entry in data.items():
+            total = np.asarray(entry["sum"], dtype=np.float64)
+            if name not in known or total.shape != (self.dims.stop - self.dims.start,):
+                raise ValueError(f"set profile: unexpected entry {name!r}")
+            self.count[name] = int(entry["n"])
+            self.total[name] = total
+            self.squares[name] = float(entry["squares"])
+
+
+@dataclass
+class SetAdapter:
+    """Per-colour and per-shape prototypes of one set, learned from confirmed tiles."""
+
+    colour: Prototypes = field(default_factory=lambda: Prototypes(
+        slice(0, COLOUR_DIMS), DEFAULT_SPREAD["colour"]))
+    shape: Prototypes = field(default_factory=lambda: Prototypes(
+        slice(COLOUR_DIMS, FEATURES), DEFAULT_SPREAD["shape"]))
+
+    @property
+    def examples(self) -> int:
+        """How many confirmed tiles it has learned from."""
+        return sum(self.colour.count.values())
+
+    def learn(self, examples, tiles: Sequence[Tile]) -> None:
+        """Add confirmed tiles: ``examples`` are their readings (``TileGuess`` with features,
+        as :func:`vision.classifier.classify_crops` gives them) or an (N, FEATURES) array, in
+        the order of ``tiles``, the labels the players confirmed."""
+        features = _features_of(examples)
+        if len(features) != len(tiles):
+            raise ValueError(f"{len(features)} examples but {len(tiles)} labels")
+        for values, tile in zip(features, tiles, strict=True):
+            self.colour.add(tile.colour, values)
+            self.shape.add(tile.shape, values)
+
+    def adjust(self, features: np.ndarray, shape_p: np.ndarray, colour_p: np.ndarray,
+               colours: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """The network's shape (N, 6) and colour (N, len(colours)) probabilities, blended with
+        the prototypes' verdict on ``features``."""
+        return (_blend(shape_p, self.shape.log_terms(features, SHAPES)),
+                _blend(colour_p, self.colour.log_terms(features, colours)))
+
+    def to_json(self) -> dict:
+        return {"version": 1, "colour": self.colour.to_json(), "shape": self.shape.to_json()}
+
+    @classmethod
+    def from_json(cls, data: dict) -> SetAdapter:
+        """The adapter :meth:`to_json` wrote; ValueError for anything else."""
+        if not isinstance(data, dict) or data.get("version") != 1:
+            raise ValueError("set profile: not a version 1 set adapter")
+        adapter = cls()
+        try:
+            adapter.colour.load(data.get("colour", {}), ALL_COLOURS)
+            adapter.shape.load(data.get("shape", {}), SHAPES)
+        except (KeyError, TypeError, AttributeError) as error:
+            raise ValueError(f"set profile: malformed entry ({error})") from error
+        return adapter
+
+
+def _features_of(examples) -> np.ndarray:
+    if isinstance(examples, np.ndarray):
+        features = examples
+    else:
+        missing = [g for g in examples if getattr(g, "features", None) is None]
+        if missing:
+            raise ValueError("readings without features cannot be learned from")
+        features = np.array([g.features for g in examples]).reshape(-1, FEATURES)
+    if features.ndim != 2 or features.shape[1] != FEATURES:
+        raise ValueError(f"features must be an array of shape (N, {FEATURES})")
+    return features
+
+
+def _blend(probs: np.ndarray, terms: np.ndarray) -> np.ndarray:
+    logits = np.log(np.maximum(probs, 1e-12)) + terms
+    logits -= logits.max(axis=1, keepdims=True)
+    out = np.exp(logits)
+    return out / out.sum(axis=1, keepdims=True)
