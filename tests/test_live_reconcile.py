@@ -377,3 +377,16 @@ def test_the_table_is_right_takes_the_cameras_reading_of_a_misread_tile(table, s
     assert cells(fixed["turns"][1]["tiles"]) == shape(MOVE_2)
     assert fixed["camera_board"]["agrees"]
     assert confirm(t, game)["players"][0]["score"] == 7
+
+
+def test_each_game_learns_its_set_from_the_tiles_players_confirm(table, stills):
+    """Every confirmed tile teaches the game's set adapter (kept with the game, so a restart
+    keeps it); a new game starts learning afresh."""
+    t, camera = table
+    game = play_to_move_two(t, camera, stills)
+    camera.show(stills[2])  # the camera reads move 2's tiles again, now confirmed
+    games = t.app.extensions["qwirkle_games"]
+    t.post(f"/api/games/{game}/turns", {"kind": "exchange", "count": 1})
+    assert games.adapter(game).examples == len(MOVE_1) + len(MOVE_2)
+    other = t.new_game(["Cy", "Di"])
+    assert games.adapter(other).examples == 0

@@ -31,6 +31,7 @@ class FakeTracker:
 
     def __init__(self) -> None:
         self.accepted = []
+        self.adapter = None
 
     def feed(self, frame: Frame) -> list[DetectedMove]:
         if frame.name == "still":  # a note about the table, no move: not for the tablets

@@ -45,6 +45,8 @@ import numpy as np
 from engine.board import Board, Cell, Placed
 from engine.rules import check_move
 from engine.tiles import COLOURS, Tile
+from vision.adapt import SetAdapter
+from vision.classifier import TileGuess
 from vision.decode import DetectedMove, decode_move, split_moves
 from vision.doubts import Doubt, DoubtKind
 from vision.ledger import EvidenceLedger
@@ -89,9 +91,13 @@ class _Held:
 class MoveTracker:
     """Turn a stream of frames into detected moves; see the module docstring."""
 
-    def __init__(self, colours: Iterable[str] = COLOURS, still_seconds: float = 0.5) -> None:
+    def __init__(self, colours: Iterable[str] = COLOURS, still_seconds: float = 0.5,
+                 adapter: SetAdapter | None = None) -> None:
         self.colours = tuple(colours)
         self.still_seconds = still_seconds
+        self.adapter = adapter
+        """The set as learned from this game's confirmed tiles (:mod:`vision.adapt`); the
+        tracker teaches it every tile the players confirm, and reads with it."""
         self.reset()
 
     def reset(self) -> None:
@@ -106,6 +112,8 @@ class MoveTracker:
         self._held: _Held | None = None
         self._witness = ChangeWitness()
         self._ledger = EvidenceLedger()
+        self._readings: dict[Cell, TileGuess] = {}  # of the last position, by cell
+        self._learned: set[Cell] = set()
         self._reported: set[Doubt] = set()
         self._left_out: set[Cell] = set()
         self._frame: np.ndarray | None = None
@@ -130,6 +138,7 @@ class MoveTracker:
         self.board = self._game.with_tiles(
             (x, y, tile) for (x, y), tile in aside.items() if (x, y) not in game)
         self._unconfirmed = set(waiting) | {(x, y) for x, y, _ in extra}
+        self._learn(confirmed)
         self._witness.suspects.clear()  # the players have looked at the table
         self._ledger.clear()  # and their labels are final
         self._left_out.clear()
@@ -138,6 +147,19 @@ class MoveTracker:
         check = check_move(game, extra)
         return [DetectedMove(extra, check.score if check.legal else None, True,
                              (Doubt(DoubtKind.REOFFERED),), reoffered=True)]
+
+    def _learn(self, confirmed: Board) -> None:
+        """Teach the set adapter the confirmed tiles it has a reading of and has not seen."""
+        if self.adapter is None:
+            return
+        fresh = [(cell, self._readings[cell], tile) for cell in confirmed
+                 if cell not in self._learned and cell in self._readings
+                 and (tile := confirmed.get(cell)) is not None
+                 and getattr(self._readings[cell], "features", None) is not None]
+        if fresh:
+            self.adapter.learn([guess for _, guess, _ in fresh], [tile for *_, tile in fresh])
+            self._learned |= {cell for cell, _, _ in fresh}
+        self._learned &= set(confirmed)  # an undone tile, laid again, is learned again
 
     def rescan(self) -> None:
         """Read the next frame whatever the gate says: players asked what the camera sees."""
@@ -166,18 +188,19 @@ class MoveTracker:
     def _position(self, frame: Frame, wait: bool) -> list[DetectedMove]:
         """A new still position: scan it and report what changed."""
         self._held = None
-        scan = scan_image(frame.image, colours=self.colours)
+        scan = scan_image(frame.image, colours=self.colours, adapter=self.adapter)
         lattice = scan.lattice
         reg = register(self.board, scan.tiles, None if lattice is None else lattice.homography,
                        self._homography)
         if len(self.board) >= 4 and len(reg.seen) < MIN_SEEN_SHARE * len(self.board):
             return []
         far = _off_board(set(self.board), [cell for cell, _ in reg.new])
-        off_board = tuple((*cell, guess.tile) for cell, guess in reg.new if cell in far)
+        off_board = tuple((*cell, guess.tile) for cell, guess in reg.new if cell in far) + tuple(
+            (*reg.grid_map.apply(r.x, r.y), r.guess.tile) for r in scan.off_board)
         reg = replace(reg, new=tuple((cell, guess) for cell, guess in reg.new
                                      if cell not in far))
         self._view = replace(self._view, off_board=off_board)
-        reg, unexplained = self._witness.look(reg, frame.image, self.colours)
+        reg, unexplained = self._witness.look(reg, frame.image, self.colours, self.adapter)
         problems = [*reg.problems, *unexplained, *_doubtful(scan.doubtful, reg, self.board),
                     *(Doubt(DoubtKind.MAYBE_TILE, cell=cell, tile=guess.tile)
                       for cell, guess in reg.new if cell in self._left_out)]
@@ -302,7 +325,7 @@ class MoveTracker:
                        problems=tuple(d for d in reg.problems if d.cell not in withdrawn)
                        ), withdrawn
 
-    def _see(self, reg: Registration, read: Iterable[tuple[Cell, object]]) -> None:
+    def _see(self, reg: Registration, read: Sequence[tuple[Cell, TileGuess]]) -> None:
         """Remember what this position showed on the board: in the board's labels, except
         where the camera clearly reads another tile (players may have confirmed a misread)."""
         tiles = [(x, y, guess.tile if contradicts(guess, old) else old)
@@ -310,6 +333,7 @@ class MoveTracker:
                  if (old := self.board.get((x, y))) is not None]
         tiles += [(x, y, tile) for (x, y), _ in read if (tile := self.board.get((x, y)))]
         self._view = replace(self._view, tiles=tuple(sorted(tiles)))
+        self._readings = {**reg.seen, **dict(read)}
 
     def settled(self, moves: Iterable[DetectedMove]) -> list[DetectedMove]:
         """Earlier moves with the labels later pictures settled on (see :meth:`_weigh`)."""

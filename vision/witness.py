@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from engine.board import Cell
+from vision.adapt import SetAdapter
 from vision.classifier import TileGuess, classify_crops
 from vision.crops import CROP, extract_crops
 from vision.doubts import Doubt, DoubtKind
@@ -39,12 +40,13 @@ class ChangeWitness:
     _before: Registration | None = None
     _image: np.ndarray | None = None
 
-    def look(self, reg: Registration, image: np.ndarray, colours: tuple[str, ...]
-             ) -> tuple[Registration, list[Doubt]]:
+    def look(self, reg: Registration, image: np.ndarray, colours: tuple[str, ...],
+             adapter: SetAdapter | None = None) -> tuple[Registration, list[Doubt]]:
         """The position with the tiles the change vouches for added to its new readings, and
         a doubt for each changed cell still unread (now a suspect). Remembers the picture."""
         unexplained = _unexplained_change(reg, image, self._before, self._image)
-        read = _read_changed(image, reg, [d.cell for d in unexplained if d.cell], colours)
+        read = _read_changed(image, reg, [d.cell for d in unexplained if d.cell], colours,
+                             adapter)
         read_cells = {cell for cell, _ in read}
         unexplained = [d for d in unexplained if d.cell not in read_cells]
         self.suspects |= {d.cell for d in unexplained if d.cell is not None}
@@ -85,7 +87,8 @@ def _empty_centres(cells: Sequence[Cell],
 
 
 def _read_changed(image: np.ndarray, reg: Registration, cells: Sequence[Cell],
-                  colours: tuple[str, ...]) -> list[tuple[Cell, TileGuess]]:
+                  colours: tuple[str, ...], adapter: SetAdapter | None = None
+                  ) -> list[tuple[Cell, TileGuess]]:
     """New tiles on cells whose look changed, that the classifier reads as tiles.
 
     The scan only reads a cell beside the tiles as a tile on the classifier's word when it is
@@ -100,7 +103,7 @@ def _read_changed(image: np.ndarray, reg: Registration, cells: Sequence[Cell],
             for dx, dy in [reg.offsets.get((x, y), (0.0, 0.0))]]
     centres = np.vstack([_empty_centres(cells, reg.offsets),
                          np.array(seen, np.float64).reshape(-1, 2)])
-    guesses = classify_crops(extract_crops(image, reg.homography, centres), colours)
+    guesses = classify_crops(extract_crops(image, reg.homography, centres), colours, adapter)
     return [(cell, guess) for cell, guess in zip(cells, guesses, strict=False)
             if guess.tile_prob >= CHANGED_TILE_PROB]
 

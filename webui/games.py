@@ -16,6 +16,7 @@ makes the game agree with what the camera sees.
 from __future__ import annotations
 
 import dataclasses
+import json
 import logging
 import threading
 from collections.abc import Callable, Sequence
@@ -31,6 +32,7 @@ from engine.refusals import Refusal
 from engine.rules import IllegalMove
 from engine.table import Place, TableGame
 from engine.tiles import COLOURS, Tile
+from vision.adapt import SetAdapter
 from vision.doubts import Doubt
 from vision.source import SourceError, redact_url
 
@@ -165,6 +167,8 @@ class Games:
         self.on_board: Callable[[Game], list[tuple[Placed, ...]]] | None = None
         # Asked to read the table afresh ("the table is right" needs a current picture).
         self.on_rescan: Callable[[], None] | None = None
+        # A set profile's adapter (``serve --set``): where each new game's learning starts.
+        self.base_adapter: SetAdapter | None = None
         # What the camera saw at its last still position: tiles on the board, tiles off it.
         self.view: tuple[tuple[Placed, ...], tuple[Placed, ...]] | None = None
 
@@ -295,6 +299,22 @@ class Games:
             if self.camera != camera:
                 self.camera = camera
                 self._touch()
+
+    # --- the set as learned from play ---------------------------------------------------------
+    def adapter(self, game_id: int) -> SetAdapter:
+        """What the camera learned of this game's set from its confirmed tiles, kept with
+        the game; a new game starts from ``base_adapter`` (a set profile's, or nothing)."""
+        stored = self.log.setting(f"set-adapter:{game_id}")
+        if stored is not None:
+            try:
+                return SetAdapter.from_json(json.loads(stored))
+            except ValueError as error:  # a damaged entry: learn again, lose no game
+                logger.warning("game %s: set adapter not read back: %s", game_id, error)
+        base = self.base_adapter
+        return SetAdapter.from_json(base.to_json()) if base is not None else SetAdapter()
+
+    def save_adapter(self, game_id: int, adapter: SetAdapter) -> None:
+        self.log.set_setting(f"set-adapter:{game_id}", json.dumps(adapter.to_json()))
 
     # --- moves waiting for confirmation ------------------------------------------------------
     def _live_game(self) -> Game | None:

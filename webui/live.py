@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from engine.board import Board, Placed
+from vision.adapt import SetAdapter
 from vision.source import SourceError
 
 from .games import Game, Games
@@ -41,6 +42,7 @@ class Tracker(Protocol):
                ignored: Iterable[Placed] = ()) -> list[Any]: ...
     def rescan(self) -> None: ...
     def view(self) -> Any: ...
+    adapter: SetAdapter | None
     def last_overlay(self) -> np.ndarray | None: ...
 
 
@@ -65,6 +67,7 @@ class LiveLoop:
         # Tiles of moves the tracker reported that the games have not been given yet: an
         # accept() in between must not take them for tiles the game lost.
         self._in_flight: list[Placed] = []
+        self._game_id: int | None = None  # the game whose set the tracker's adapter learns
         self._jpeg: bytes | None = None
         self._jpeg_at = 0.0
         self._thread: threading.Thread | None = None
@@ -90,9 +93,17 @@ class LiveLoop:
             if colours != self._colours:
                 self._colours = colours
                 self._tracker = self.make_tracker(colours)
+                self._game_id = None
+            if game.row.id != self._game_id:  # each game learns its own set
+                self._game_id = game.row.id
+                self._tracker.adapter = self.games.adapter(game.row.id)
+            adapter = self._tracker.adapter
+            learned = adapter.examples if adapter is not None else 0
             again = self._tracker.accept(game.table.board,
                                          game.waiting_tiles() + self._in_flight,
                                          [(x, y, tile) for (x, y), tile in game.ignored.items()])
+            if adapter is not None and adapter.examples != learned:
+                self.games.save_adapter(game.row.id, adapter)
         return [move.tiles for move in again]
 
     def rescan(self) -> None:

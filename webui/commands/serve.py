@@ -20,6 +20,7 @@ import segno
 import waitress
 
 from engine.tiles import COLOURS
+from vision.setprofile import ProfileError, load_profile
 from vision.source import FrameSource, SourceError, open_source, redact_url
 from vision.tracker import MoveTracker
 from webui.app import attach_live, create_app
@@ -72,6 +73,9 @@ def register(subparsers) -> None:
     parser.add_argument("--colours", type=colour_list, default=COLOURS,
                         help="the set's six colours, comma-separated (default: "
                              f"{','.join(COLOURS)})")
+    parser.add_argument("--set", type=Path, metavar="PROFILE", dest="profile",
+                        help="a set profile from `qwirkle calibrate`: its colours replace "
+                             "--colours, and each game's learning of the set starts from it")
     parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                         help="also answer to this host name (say, a name your router gives "
                              "the laptop); repeat for more. Loopback and the LAN address are "
@@ -174,6 +178,14 @@ def close_stalled_connections(server) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    profile = None
+    if args.profile:
+        try:
+            profile = load_profile(args.profile)
+        except ProfileError as error:
+            print(f"qwirkle serve: {error}", file=sys.stderr)
+            return 2
+        args.colours = profile.colours
     db = args.db or default_db()
     db.parent.mkdir(parents=True, exist_ok=True)
     host = lan_address() if args.host in ("0.0.0.0", "::") else args.host
@@ -183,6 +195,7 @@ def run(args: argparse.Namespace) -> int:
                       "ALLOW_HOSTS": tuple(name.strip().lower() for name in args.allow_host)})
     spec = camera_spec(args.camera)
     games = app.extensions["qwirkle_games"]
+    games.base_adapter = profile.adapter if profile is not None else None
     opener = demo_opener(games, args.colours) if spec == "demo" else lambda: open_source(spec)
     loop = None
     if spec != "none":
