@@ -163,7 +163,7 @@ def test_later_pictures_settle_a_label_the_first_move_left_open(monkeypatch):
          reading(1, 0, guess(Y, "circle"))],
     ])
     monkeypatch.setattr(tracker_module, "scan_image",
-                        lambda image, colours: ScanResult(next(looks), None, 0.0))
+                        lambda image, colours, adapter=None: ScanResult(next(looks), None, 0.0))
     tracker = tracker_module.MoveTracker(colours=("red", "orange", "yellow", "green", "blue",
                                                   "white"))
     photo = np.zeros((300, 300, 3), np.uint8)

@@ -130,7 +130,7 @@ def _scan_missing_once(monkeypatch, game):
     hidden = game[2].centers[(0, 2)]
     calls = []
 
-    def scan_missing_once(image, colours):
+    def scan_missing_once(image, colours, adapter=None):
         result = scan_image(image, colours=colours)
         calls.append(image)
         if len(calls) != 2:
@@ -177,7 +177,7 @@ def test_a_hole_read_as_a_tile_is_left_out_and_stays_off_the_board(game, monkeyp
     hole = cv2.perspectiveTransform(np.array([[[1.0, 2.0]]]), game[2].homography)[0, 0]
     calls = []
 
-    def scan_with_a_hole(image, colours):
+    def scan_with_a_hole(image, colours, adapter=None):
         result = scan_image(image, colours=colours)
         calls.append(image)
         if len(calls) < 2:
