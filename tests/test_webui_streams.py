@@ -69,8 +69,9 @@ def test_past_the_cap_a_stream_is_a_clear_503_and_a_closed_one_frees_its_slot(ta
 def test_an_event_is_rendered_once_for_all_streams(table, monkeypatch):
     table.app.extensions["qwirkle_stream_gate"] = StreamGate(total=10, per_client=10)
     renders = []
-    original = events.state
-    monkeypatch.setattr(events, "state", lambda game: renders.append(1) or original(game))
+    original = events.table_state
+    monkeypatch.setattr(events, "table_state",
+                        lambda game: renders.append(1) or original(game))
     game = table.new_game()
     streams = [open_from(table, "192.168.1.9", f"/api/games/{game}/events") for _ in range(5)]
     chunks = [iter(s.response) for s in streams]

@@ -9,42 +9,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, jsonify, request
+from flask import Blueprint, Response, abort, jsonify, request
 from flask_babel import gettext as _
 
 from .auth import check_origin, join_url, keys, needs_token, set_token_cookie
 from .codec import PayloadError, parse_turn, turn_json
-from .games import Conflict, Event, Game, Games
-from .state import camera_board_json, game_json, sheet_csv
-from .validate import clean_text, player_name
+from .games import Conflict, Event, Game, games
+from .state import game_json, sheet_csv, table_state
+from .validate import body, clean_text, player_name
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-def games() -> Games:
-    return current_app.extensions["qwirkle_games"]
-
-
-def body() -> dict[str, Any]:
-    try:
-        data = request.get_json(silent=True)
-    except RecursionError:  # thousands of nested brackets: still only a malformed body
-        data = None
-    if not isinstance(data, dict):
-        raise PayloadError(_("The request body must be a JSON object."))
-    return data
-
-
-def state(game: Game) -> dict[str, Any]:
-    """The game plus what is not part of it: the camera, the game now at the table (a page
-    showing another one follows it there) and the version (the SSE event id)."""
-    at_table = game.row.id == games().current_id()
-    return dict(game_json(game), camera=games().camera, current_game=games().current_id(),
-                camera_board=camera_board_json(game, games().view) if at_table else None,
-                version=games().version(game.row.id))
-
-
 def answer(game: Game, status: int = 200) -> tuple[Response, int]:
-    return jsonify(state(game)), status
+    return jsonify(table_state(game)), status
 
 
 def current() -> Game:

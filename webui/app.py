@@ -7,7 +7,6 @@ a fake one.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -18,8 +17,8 @@ from werkzeug.exceptions import HTTPException, InternalServerError, SecurityErro
 
 from engine.tiles import COLOURS
 
-from . import api, events, pages, reasons, scoring
-from .auth import LOOPBACK_HOSTS, TableKeys, digest
+from . import api, auth, events, games, pages, reasons, scoring
+from .auth import LOOPBACK_HOSTS
 from .codec import PayloadError
 from .db import EventLog
 from .games import Conflict, Games, UnknownGame
@@ -50,8 +49,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.update(config or {})
     app.json.ensure_ascii = False  # type: ignore[attr-defined]  # Flask's default provider
     event_log = EventLog(app.config["DB_PATH"])
-    app.extensions["qwirkle_games"] = Games(event_log, app.config["COLOURS"])
-    app.extensions["qwirkle_keys"] = table_keys(event_log)
+    games.init_app(app, event_log)
+    auth.init_app(app, event_log)
     if app.config.get("TRUSTED_HOSTS") is None:
         app.config["TRUSTED_HOSTS"] = trusted_hosts(app.config)
     app.extensions["qwirkle_stream_gate"] = StreamGate()
@@ -71,22 +70,6 @@ def trusted_hosts(config: dict[str, Any]) -> list[str]:
     a page of another site whose name a DNS trick points here must not read the table."""
     names = [*LOOPBACK_HOSTS, *config["HOST_ADDRESSES"], *config["ALLOW_HOSTS"]]
     return list(dict.fromkeys(name.lower() for name in names))
-
-
-def table_keys(event_log: EventLog) -> TableKeys:
-    """The table's keys, their hashes kept in the log's settings. A database from before
-    hashing holds the raw token: it is hashed now, and still works for this run's link."""
-    old = event_log.setting("token")
-    stored = json.loads(event_log.setting("token_sha256") or "[]")
-    if old is not None:
-        stored.append(digest(old))
-
-    def save(hashes: list[str]) -> None:
-        event_log.set_setting("token_sha256", json.dumps(hashes))
-        event_log.set_setting("token", None)
-        event_log.set_setting("pin", None)
-
-    return TableKeys(stored, save, token=old)
 
 
 def attach_live(app: Flask, open_source: Callable[[], Iterable[Any]],

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import secrets
 import threading
 import time
@@ -21,10 +22,11 @@ from functools import wraps
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import abort, current_app, request
+from flask import Flask, abort, current_app, request
 from flask_babel import gettext as _
 from werkzeug.exceptions import SecurityError
 
+from .db import EventLog
 from .validate import is_clean
 
 COOKIE = "qwirkle_table"
@@ -217,3 +219,20 @@ def needs_token(view: Callable) -> Callable:
         return view(*args, **kwargs)
 
     return guarded
+
+
+def init_app(app: Flask, event_log: EventLog) -> None:
+    """Give the app the table's keys, their hashes kept in the log's settings. A database
+    from before hashing holds the raw token: it is hashed now, and still works for this run's
+    link."""
+    old = event_log.setting("token")
+    stored = json.loads(event_log.setting("token_sha256") or "[]")
+    if old is not None:
+        stored.append(digest(old))
+
+    def save(hashes: list[str]) -> None:
+        event_log.set_setting("token_sha256", json.dumps(hashes))
+        event_log.set_setting("token", None)
+        event_log.set_setting("pin", None)
+
+    app.extensions["qwirkle_keys"] = TableKeys(stored, save, token=old)

@@ -26,7 +26,8 @@ from flask_babel import force_locale, get_locale
 from flask_babel import gettext as _
 from werkzeug.exceptions import ServiceUnavailable
 
-from .api import games, state
+from .games import games
+from .state import table_state
 from .streams import StreamGate
 
 bp = Blueprint("events", __name__)
@@ -51,7 +52,7 @@ class EventCache:
             version = games().version(game_id)
             cached = self._latest.get((game_id, locale))
             if cached is None or cached[0] != version:
-                data = state(games().get(game_id))
+                data = table_state(games().get(game_id))
                 text = f"id: {data['version']}\nevent: state\ndata: {json.dumps(data)}\n\n"
                 cached = self._latest[game_id, locale] = (data["version"], text)
             return cached

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from flask import Flask, current_app
 from flask_babel import lazy_gettext as _l
 from flask_babel.speaklater import LazyString
 
@@ -504,3 +505,15 @@ class Games:
     def play(self, game_id: int, turn_body: object) -> Game:
         """A turn entered directly (exchange, pass, or a placement from another program)."""
         return self.act(game_id, Event.PLAY, {"turn": turn_json(parse_turn(turn_body))})
+
+
+def init_app(app: Flask, event_log: EventLog) -> None:
+    """Give the app its games, read back from ``event_log`` (as the Flask tutorial's
+    ``db.init_app`` gives it a database)."""
+    app.extensions["qwirkle_games"] = Games(event_log, app.config["COLOURS"])
+
+
+def games() -> Games:
+    """The games of the app handling this request."""
+    store: Games = current_app.extensions["qwirkle_games"]
+    return store

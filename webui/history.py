@@ -19,9 +19,10 @@ from flask_babel import gettext as _
 
 from engine.table import TableGame
 
-from .api import body, games
 from .auth import needs_token
 from .codec import PayloadError
+from .games import games
+from .validate import body
 
 bp = Blueprint("history", __name__)
 

@@ -13,9 +13,9 @@ from contextlib import closing
 from flask import Blueprint, current_app, jsonify
 from flask_babel import gettext as _
 
-from .api import body
 from .auth import needs_token
 from .codec import PayloadError
+from .validate import body
 
 bp = Blueprint("options", __name__, url_prefix="/api")
 

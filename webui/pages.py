@@ -30,10 +30,10 @@ from engine.tiles import COLOURS, SHAPES, Tile
 from engine.watch import Watch, qwirkle_watch
 
 from . import history, i18n, options
-from .api import games, state
 from .auth import base_url, csrf_token, is_authorized, is_local, join_url, keys, set_token_cookie
 from .codec import placed_json
-from .games import Game
+from .games import Game, games
+from .state import table_state
 from .validate import is_clean
 
 bp = Blueprint("pages", __name__)
@@ -135,7 +135,7 @@ def context(game: Game | None) -> dict[str, Any]:
     }
     if game is not None:
         sheet = score_sheet(game.table)
-        ctx.update(state=state(game), sheet=sheet, chart=chart(sheet),
+        ctx.update(state=table_state(game), sheet=sheet, chart=chart(sheet),
                    unseen_grid=unseen_grid(game), summary=summary(game.table),
                    watch=watch(game))
     if ctx["show_keys"]:

@@ -16,7 +16,7 @@ from engine.sheet import score_sheet
 from engine.tiles import SHAPES
 
 from .codec import kind_json, placed_json, tile_json, turn_json
-from .games import Game
+from .games import Game, games
 from .pending import PendingMove
 from .reasons import say, say_doubts
 
@@ -108,6 +108,17 @@ def game_json(game: Game) -> dict[str, Any]:
                                                       SHAPES.index(kv[0].shape)))
         ],
     }
+
+
+def table_state(game: Game) -> dict[str, Any]:
+    """The game plus what is not part of it, as every page, stream and API answer show it:
+    the camera, what it sees (for the game at the table), the game now at the table (a page
+    showing another one follows it there) and the version (the SSE event id)."""
+    store = games()
+    at_table = game.row.id == store.current_id()
+    return dict(game_json(game), camera=store.camera, current_game=store.current_id(),
+                camera_board=camera_board_json(game, store.view) if at_table else None,
+                version=store.version(game.row.id))
 
 
 def sheet_csv(game: Game) -> bytes:

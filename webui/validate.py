@@ -8,7 +8,9 @@ refused here with a 400 and a reason, so nothing stored can later fail to read b
 from __future__ import annotations
 
 import unicodedata
+from typing import Any
 
+from flask import request
 from flask_babel import lazy_gettext as _l
 
 from .codec import PayloadError
@@ -51,3 +53,15 @@ def is_clean(value: object, max_length: int = 200) -> bool:
     except PayloadError:
         return False
     return True
+
+
+def body() -> dict[str, Any]:
+    """The request's JSON object; PayloadError for anything else (no body, a list, bad JSON,
+    brackets nested thousands deep)."""
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:
+        data = None
+    if not isinstance(data, dict):
+        raise PayloadError(_l("The request body must be a JSON object."))
+    return data
