@@ -27,6 +27,7 @@ class FakeReading:
     y: int
     guess: FakeGuess
     center: tuple[float, float]
+    cut: bool = False
 
 
 def guess(colour: str, shape: str, p: float = 0.99,
@@ -46,6 +47,7 @@ def guess(colour: str, shape: str, p: float = 0.99,
 
 
 def reading(x: int, y: int, g: FakeGuess, pitch: float = 40.0,
-            origin: tuple[float, float] = (100.0, 100.0)) -> FakeReading:
-    """A reading at scan cell (x, y) whose pixel centre lies on a square lattice."""
-    return FakeReading(x, y, g, (origin[0] + pitch * x, origin[1] + pitch * y))
+            origin: tuple[float, float] = (100.0, 100.0), cut: bool = False) -> FakeReading:
+    """A reading at scan cell (x, y) whose pixel centre lies on a square lattice (``cut``: the
+    tile lies partly outside the picture)."""
+    return FakeReading(x, y, g, (origin[0] + pitch * x, origin[1] + pitch * y), cut)

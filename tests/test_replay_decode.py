@@ -173,3 +173,22 @@ def test_later_pictures_settle_a_label_the_first_move_left_open(monkeypatch):
     assert tracker.settled(moves)[0].tiles[0] == (0, 0, Tile("white", "circle"))
     tracker.accept(tracker.board)
     assert tracker.board.get((0, 0)) == Tile("white", "circle")
+
+
+def test_a_tile_cut_by_the_pictures_edge_flags_the_move(monkeypatch):
+    import vision.tracker as tracker_module
+    from vision.scan import ScanResult
+    from vision.source import Frame
+
+    looks = iter([[reading(0, 0, guess(R, "star")), reading(1, 0, guess(R, "circle"))],
+                  [reading(0, 0, guess(R, "star")), reading(1, 0, guess(R, "circle")),
+                   reading(2, 0, guess(R, "square"), cut=True)]])
+    monkeypatch.setattr(tracker_module, "scan_image",
+                        lambda image, colours, adapter=None: ScanResult(next(looks), None, 0.0))
+    tracker = tracker_module.MoveTracker()
+    photo = np.zeros((300, 300, 3), np.uint8)
+    first, second = (tracker.feed(Frame(photo, float(i), f"{i}.jpg", True)) for i in range(2))
+    assert len(first) == 1 and not first[0].needs_confirmation
+    (move,) = second
+    assert move.needs_confirmation and move.score == 3
+    assert Doubt(DoubtKind.CUT, cell=(2, 0), tile=Tile(R, "square")) in move.doubts

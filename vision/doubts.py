@@ -43,6 +43,7 @@ class DoubtKind(StrEnum):
     LAID_EARLIER = "laid_earlier"
     UNSEEN_LAYING = "unseen_laying"
     REOFFERED = "reoffered"
+    CUT = "cut_by_edge"
 
 
 class SplitOrder(StrEnum):
@@ -123,6 +124,7 @@ def english(doubt: Doubt) -> str:
         DoubtKind.UNSEEN_LAYING: lambda: "the camera did not see these tiles being laid (no "
         "pictures for a while, or a sudden change): more than one turn may have passed",
         DoubtKind.REOFFERED: lambda: "these tiles are still on the table but not in the game",
+        DoubtKind.CUT: lambda: f"{d.tile} at {at} is cut by the picture's edge",
     }[d.kind]()
     return f"note: {text}" if d.elsewhere else text
 

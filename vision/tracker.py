@@ -202,6 +202,8 @@ class MoveTracker:
         self._view = replace(self._view, off_board=off_board)
         reg, unexplained = self._witness.look(reg, frame.image, self.colours, self.adapter)
         problems = [*reg.problems, *unexplained, *_doubtful(scan.doubtful, reg, self.board),
+                    *(Doubt(DoubtKind.CUT, cell=reg.grid_map.apply(r.x, r.y), tile=r.guess.tile)
+                      for r in scan.tiles if r.cut),
                     *(Doubt(DoubtKind.MAYBE_TILE, cell=cell, tile=guess.tile)
                       for cell, guess in reg.new if cell in self._left_out)]
         self.board, relabelled = self._ledger.weigh(reg.seen, self.board)

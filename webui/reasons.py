@@ -161,6 +161,9 @@ def _say_doubt(d: Doubt, tile: str, other: str) -> str:
         case DoubtKind.REOFFERED:
             return _("These tiles are still on the table but not in the game (after an undo, a "
                      "removed turn, or a game started over tiles): are they a move?")
+        case DoubtKind.CUT:
+            return _("The %(tile)s is cut by the edge of the picture: is it read right?",
+                     tile=tile)
     assert_never(d.kind)
 
 

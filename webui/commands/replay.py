@@ -10,10 +10,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from engine.board import placed_row
 from engine.tiles import COLOURS
+from vision.adapt import SetAdapter
 from vision.decode import DetectedMove
+from vision.setprofile import ProfileError, load_profile
 from vision.source import SourceError, open_source
 from vision.tracker import MoveTracker
 from webui.commands import colour_list
@@ -33,16 +36,19 @@ def register(subparsers) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--colours", type=colour_list, default=COLOURS,
                         help="the set's six colours, comma-separated (default: %(default)s)")
+    parser.add_argument("--set", type=Path, metavar="PROFILE", dest="profile",
+                        help="a set profile from `qwirkle calibrate` (its colours replace "
+                             "--colours)")
     parser.add_argument("--still-seconds", type=float, default=0.5,
                         help="how long the table must be still before it is read (video/camera)")
     parser.set_defaults(func=run)
 
 
-def replay(source_spec: str, colours, still_seconds: float) -> tuple[list[DetectedMove],
-                                                                     MoveTracker, str]:
+def replay(source_spec: str, colours, still_seconds: float, adapter: SetAdapter | None = None
+           ) -> tuple[list[DetectedMove], MoveTracker, str]:
     """All moves of a source, the tracker (for the final board) and an error message or ""
     (also when nothing was found: "0 moves" alone would read as a game without moves)."""
-    tracker = MoveTracker(colours=colours, still_seconds=still_seconds)
+    tracker = MoveTracker(colours=colours, still_seconds=still_seconds, adapter=adapter)
     moves: list[DetectedMove] = []
     frames = 0
     try:
@@ -77,7 +83,15 @@ def print_moves(moves: list[DetectedMove]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    moves, tracker, error = replay(args.source, args.colours, args.still_seconds)
+    adapter = None
+    if args.profile:
+        try:
+            profile = load_profile(args.profile)
+        except ProfileError as error:
+            print(f"qwirkle replay: {error}", file=sys.stderr)
+            return 2
+        args.colours, adapter = profile.colours, profile.adapter
+    moves, tracker, error = replay(args.source, args.colours, args.still_seconds, adapter)
     if args.json:
         print(json.dumps({
             "moves": [{"tiles": [placed_row(p) for p in m.tiles], "score": m.score,
