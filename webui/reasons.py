@@ -4,7 +4,7 @@ Every layer says why in codes with their details, never in sentences to be parse
 engine refuses a move with a :class:`engine.refusals.Refusal`, the camera doubts a move with
 :class:`vision.doubts.Doubt` and loses its source with a :class:`vision.source.Problem`. Here
 each code is worded through gettext (:func:`say`, :func:`say_doubt`, :func:`say_camera`) for
-the move card, the camera line and the API. tests/test_i18n_reasons.py makes every refusal,
+the move card, the camera line and the API. tests/webui/test_i18n_reasons.py makes every refusal,
 doubt and camera failure for real and checks that each is said in every language.
 """
 

@@ -3,17 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from webui_support import ROW, Table, make_app
-
-
-@pytest.fixture
-def app(tmp_path):
-    return make_app(tmp_path / "games.sqlite3")
-
-
-@pytest.fixture
-def table(app):
-    return Table(app)
+from webui_support import ROW
 
 
 @pytest.fixture

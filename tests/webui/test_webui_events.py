@@ -5,12 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from webui_support import ROW, Table, make_app
-
-
-@pytest.fixture
-def table(tmp_path):
-    return Table(make_app(tmp_path / "games.sqlite3"))
+from webui_support import ROW, Table
 
 
 class Stream:

@@ -27,7 +27,7 @@ import pytest
 from engine.tiles import COLOURS
 from vision.synth.scene import View, random_layout, random_style, render_board
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 PACKAGES = ("engine", "vision", "webui")
 # What a build needs; the rest of the checkout (virtual environment, caches, tests, docs, an
 # earlier build/ whose stale modules would end up in the wheel) stays out of the copy.

@@ -11,11 +11,11 @@ from pathlib import Path
 import flask_babel
 import pytest
 from babel.support import Translations
-from webui_support import Table, make_app
+from webui_support import Table
 
 from webui import i18n
 
-TRANSLATIONS = Path(__file__).resolve().parents[1] / "webui" / "translations"
+TRANSLATIONS = Path(__file__).resolve().parents[2] / "webui" / "translations"
 LANGUAGES = ("en", "ar", "af", "vi", "hi")
 RIGHT_TO_LEFT = {"ar"}
 
@@ -33,11 +33,6 @@ def root(response) -> tuple[str, str]:
 
 def shows(response, text: str) -> bool:
     return html.escape(text, quote=False) in response.text
-
-
-@pytest.fixture
-def app(tmp_path):
-    return make_app(tmp_path / "games.sqlite3")
 
 
 @pytest.mark.parametrize("code", LANGUAGES)

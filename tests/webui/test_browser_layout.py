@@ -22,7 +22,7 @@ from engine.board import Placed
 from engine.table import Exchange, Place
 from engine.tiles import Tile
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 pytestmark = [
     pytest.mark.browser,

@@ -16,11 +16,6 @@ LINE_OF_FIVE = [{"x": x, "y": 0, "colour": "red", "shape": s}
                 for x, s in enumerate(("circle", "square", "diamond", "clover", "cross"))]
 
 
-@pytest.fixture
-def table(tmp_path):
-    return Table(make_app(tmp_path / "games.sqlite3"))
-
-
 def test_engine_insert_puts_a_voided_turn_back():
     game = TableGame.new(("Ann", "Bob"))
     game = game.play(Place(((0, 0, Tile("red", "star")), (1, 0, Tile("red", "circle")))))

@@ -19,7 +19,7 @@ from vision.imagefile import ImageError, load_image
 from vision.scan import locate_tiles
 from webui.cli import main
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def png_header(width: int, height: int) -> bytes:

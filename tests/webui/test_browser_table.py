@@ -11,7 +11,7 @@ import pytest
 from webui_support import ROW, Servers
 
 CHROMIUM = Path("/usr/bin/chromium")
-SCREENSHOT = Path(__file__).resolve().parents[1] / "docs" / "table.png"
+SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "table.png"
 """The table view with the demo's camera running (the tablet's screenshots come from
 test_browser_layout.py)."""
 

@@ -20,7 +20,7 @@ from babel.messages.pofile import read_po
 
 from webui import i18n
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 TRANSLATIONS = REPO / "webui" / "translations"
 LANGUAGES = ("ar", "af", "vi", "hi")
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")

@@ -15,7 +15,7 @@ from test_browser_table import browser, pytestmark  # noqa: F401  (pytest reads 
 from test_i18n_locale import LANGUAGES, translations
 from webui_support import ROW, Servers
 
-SHOTS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 PORTRAIT = {"width": 800, "height": 1280}
 LANDSCAPE = {"width": 1280, "height": 800}
 
