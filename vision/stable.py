@@ -81,6 +81,9 @@ TURNS = tuple(np.radians(np.arange(-6.0, 6.1, 1.5)))
 """Turns tried before calling a still difference an arm: a knock turns a camera a few degrees,
 further than the fitted motion reaches from no turn at all."""
 
+ARM_DEPTH = 12
+"""Thumbnail pixels (inside ``MARGIN``; 100 px of a 960-px frame) an arm reaches in at least."""
+
 ARM_PATIENCE = 60.0
 """Seconds an 'arm' may lie still before the gate lets the scan decide after all.
 
@@ -246,10 +249,12 @@ def _steepness(thumb: np.ndarray) -> np.ndarray:
 
 
 def arm_over(mask: np.ndarray, region: tuple[float, float, float, float] | None) -> bool:
-    """Whether the changed pixels hold an arm: a big blob crossing the frame edge.
+    """Whether the changed pixels hold an arm: a big blob crossing the frame edge and reaching
+    ``ARM_DEPTH`` into the picture (a strip along the edge is the camera's border moving).
 
     ``region`` (x0, y0, x1, y1, as fractions of the frame) is where the tiles lie. An arm
-    crosses the frame edge outside it; tiles nudged all over a board that fills the picture
+    crosses the frame edge outside it (by more than ``EDGE_BAND``: a tile laid at its rim,
+    shadow and all, may reach the band); tiles nudged all over a board that fills the picture
     make a big blob too, but one that meets the edge only where tiles are. None means no
     tiles yet: any big blob from the edge is an arm.
     """
@@ -258,12 +263,18 @@ def arm_over(mask: np.ndarray, region: tuple[float, float, float, float] | None)
     h, w = mask.shape
     edge = np.ones((h, w), bool)
     edge[EDGE_BAND:-EDGE_BAND, EDGE_BAND:-EDGE_BAND] = False
-    if region is not None:
+    if region is not None:  # in the mask's pixels (MARGIN cut off), widened by the band
         rx0, ry0, rx1, ry1 = region
+        fw, fh, pad = w + 2 * MARGIN, h + 2 * MARGIN, MARGIN + EDGE_BAND
         ys, xs = np.mgrid[0:h, 0:w]
-        edge &= ~((xs >= rx0 * w) & (xs < rx1 * w) & (ys >= ry0 * h) & (ys < ry1 * h))
+        edge &= ~((xs >= rx0 * fw - pad) & (xs < rx1 * fw - MARGIN + EDGE_BAND)
+                  & (ys >= ry0 * fh - pad) & (ys < ry1 * fh - MARGIN + EDGE_BAND))
     big = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= HAND_FRACTION * h * w]
-    return bool(big) and bool(np.isin(labels[edge], big).any())
+    if not big:
+        return False
+    d = ARM_DEPTH
+    reaching = set(np.unique(labels[d:-d, d:-d])) & set(np.unique(labels[edge]))
+    return any(i in reaching for i in big)
 
 
 
