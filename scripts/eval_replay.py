@@ -58,16 +58,21 @@ STYLES = {"clip": CLIP_STYLE, "hardest": HARDEST_STYLE, "rough": ROUGH_STYLE}
 
 def run_source(spec: str, colours, settle: list[float] | None = None
                ) -> tuple[list[DetectedMove], float, list[float]]:
-    """Replay a source; returns the moves, the wall time and, for clips, each move's latency."""
+    """Replay a source; returns the moves, the wall time and, for clips, each move's latency.
+
+    A move's latency is the video time from its table going still to the frame that reports
+    it, plus the CPU time the tracker spent on that frame (a scan): CPU time rather than wall
+    time, so that other programs sharing the machine do not count.
+    """
     tracker = MoveTracker(colours=colours)
     moves: list[DetectedMove] = []
     latencies = []
     start = time.perf_counter()
     for frame in open_source(spec):
-        fed = time.perf_counter()
+        fed = time.process_time()
         found = tracker.feed(frame)
         if found and settle is not None:
-            spent = time.perf_counter() - fed
+            spent = time.process_time() - fed
             done = [s for s in settle if s <= frame.t]
             if done:
                 latencies.append(frame.t - done[-1] + spent)

@@ -48,7 +48,10 @@ MARGIN = 6
 picture in there (a 14-px knock on a 960-px frame is 2.3 thumbnail pixels, its turn 2 more)."""
 
 DIFF_LEVEL = 0.12
-"""A thumbnail pixel has changed when its local log contrast moved this much (~12 %)."""
+"""A thumbnail pixel has changed when its local log contrast moved this much (~12 %)..."""
+
+COLOUR_LEVEL = 0.1
+"""... or one of its log colour ratios this much, beyond the picture's overall shift."""
 
 MOTION_FRACTION = 0.002
 """Against the anchor, this share of changed pixels means something is moving."""
@@ -81,6 +84,9 @@ TURNS = tuple(np.radians(np.arange(-6.0, 6.1, 1.5)))
 """Turns tried before calling a still difference an arm: a knock turns a camera a few degrees,
 further than the fitted motion reaches from no turn at all."""
 
+ARM_DEPTH = 12
+"""Thumbnail pixels (inside ``MARGIN``; 100 px of a 960-px frame) an arm reaches in at least."""
+
 ARM_PATIENCE = 60.0
 """Seconds an 'arm' may lie still before the gate lets the scan decide after all.
 
@@ -110,17 +116,24 @@ SLACK_PX = 0.3
 
 
 def thumbnail(image: np.ndarray) -> np.ndarray:
-    """Small, blurred, grey, with light removed: the local log contrast.
+    """Small and blurred, with light removed: local log contrast, and two log colour ratios.
 
     A light that changes slowly across the table multiplies the picture locally; in log
-    space that is an offset, which subtracting the local mean removes.
+    space that is an offset, which subtracting the local mean removes. The contrast alone
+    misses an arm over a plain table (flat on flat, only its outline shows), so the colour
+    ratios (red to green, blue to green: a gain cancels out of them) are kept beside it.
+    Channels: (contrast, red/green, blue/green).
     """
     h, w = image.shape[:2]
     small = cv2.resize(image, (THUMB_WIDTH, max(1, round(h * THUMB_WIDTH / w))),
                        interpolation=cv2.INTER_AREA)
-    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
-    log = np.log(cv2.GaussianBlur(grey.astype(np.float32), (5, 5), 0) + 8.0)
-    return log - cv2.GaussianBlur(log, (0, 0), LIGHT_SCALE)
+    if small.ndim == 2:
+        small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
+    blurred = cv2.GaussianBlur(small.astype(np.float32), (5, 5), 0)
+    log = np.log(cv2.cvtColor(blurred, cv2.COLOR_BGR2GRAY) + 8.0)
+    colours = np.log(blurred + 8.0)
+    return np.dstack([log - cv2.GaussianBlur(log, (0, 0), LIGHT_SCALE),
+                      colours[..., 2] - colours[..., 1], colours[..., 0] - colours[..., 1]])
 
 
 @dataclass(frozen=True)
@@ -164,10 +177,11 @@ def camera_motion(before: np.ndarray, now: np.ndarray, turns: tuple[float, ...] 
     uses only pixels that already nearly agree, so a hand or a new tile (which differ a lot)
     has no say in where the camera went.
     """
+    jacobian = _jacobian(before)
+    before, now = before[..., 0], np.ascontiguousarray(now[..., 0])
     motion = max((_turned_shift(before, now, turn) for turn in turns), key=lambda m: m[1])[0]
     h, w = before.shape
     m = MARGIN
-    jacobian = _jacobian(before)
     for agree in REFINE_AGREE:
         back = cv2.warpAffine(now, motion.matrix((h, w)), (w, h),
                               flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
@@ -192,9 +206,9 @@ def _jacobian(before: np.ndarray, cache: dict = {}) -> np.ndarray:  # noqa: B006
     key = id(before)
     if key in cache and cache[key][0] is before:
         return cache[key][1]
-    h, w = before.shape
+    h, w = before.shape[:2]
     m = MARGIN
-    gy, gx = np.gradient(before)
+    gy, gx = np.gradient(before[..., 0])
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     ys -= (h - 1) / 2
     xs -= (w - 1) / 2
@@ -220,7 +234,8 @@ def _turned_shift(before: np.ndarray, now: np.ndarray, turn: float) -> tuple[Mot
     return Motion(c * dx - s * dy, s * dx + c * dy, turn), response
 
 
-def changed_mask(reference: np.ndarray, now: np.ndarray, motion: Motion) -> np.ndarray:
+def changed_mask(reference: np.ndarray, now: np.ndarray, motion: Motion,
+                 channels: int = 3) -> np.ndarray:
     """Pixels of ``now`` that differ from ``reference`` once the camera motion is taken out.
 
     In the reference's pixels, ``MARGIN`` cut off each border (where the moved camera brings
@@ -229,14 +244,20 @@ def changed_mask(reference: np.ndarray, now: np.ndarray, motion: Motion) -> np.n
     ``SLACK_PX`` times the steepness, where both pictures have an edge: a tile laid on a flat
     cell, or taken off one, changes it at full sensitivity.
     """
-    h, w = reference.shape
+    h, w = reference.shape[:2]
     back = cv2.warpAffine(now, motion.matrix((h, w)), (w, h),
                           flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                           borderMode=cv2.BORDER_REPLICATE)
     m = MARGIN
     ref, back = reference[m:-m, m:-m], back[m:-m, m:-m]
-    return np.abs(back - ref) > DIFF_LEVEL + SLACK_PX * np.minimum(_steepness(ref),
-                                                                   _steepness(back))
+    diff = back - ref
+    # a lamp's colour, or a white balance that follows it, shifts the ratios everywhere alike
+    diff[..., 1:] -= np.median(diff[..., 1:].reshape(-1, 2), axis=0)
+    changed = np.zeros(diff.shape[:2], bool)
+    for c, level in enumerate((DIFF_LEVEL, COLOUR_LEVEL, COLOUR_LEVEL)[:channels]):
+        changed |= np.abs(diff[..., c]) > level + SLACK_PX * np.minimum(
+            _steepness(ref[..., c]), _steepness(back[..., c]))
+    return changed
 
 
 def _steepness(thumb: np.ndarray) -> np.ndarray:
@@ -246,10 +267,12 @@ def _steepness(thumb: np.ndarray) -> np.ndarray:
 
 
 def arm_over(mask: np.ndarray, region: tuple[float, float, float, float] | None) -> bool:
-    """Whether the changed pixels hold an arm: a big blob crossing the frame edge.
+    """Whether the changed pixels hold an arm: a big blob crossing the frame edge and reaching
+    ``ARM_DEPTH`` into the picture (a strip along the edge is the camera's border moving).
 
     ``region`` (x0, y0, x1, y1, as fractions of the frame) is where the tiles lie. An arm
-    crosses the frame edge outside it; tiles nudged all over a board that fills the picture
+    crosses the frame edge outside it (by more than ``EDGE_BAND``: a tile laid at its rim,
+    shadow and all, may reach the band); tiles nudged all over a board that fills the picture
     make a big blob too, but one that meets the edge only where tiles are. None means no
     tiles yet: any big blob from the edge is an arm.
     """
@@ -258,12 +281,18 @@ def arm_over(mask: np.ndarray, region: tuple[float, float, float, float] | None)
     h, w = mask.shape
     edge = np.ones((h, w), bool)
     edge[EDGE_BAND:-EDGE_BAND, EDGE_BAND:-EDGE_BAND] = False
-    if region is not None:
+    if region is not None:  # in the mask's pixels (MARGIN cut off), widened by the band
         rx0, ry0, rx1, ry1 = region
+        fw, fh, pad = w + 2 * MARGIN, h + 2 * MARGIN, MARGIN + EDGE_BAND
         ys, xs = np.mgrid[0:h, 0:w]
-        edge &= ~((xs >= rx0 * w) & (xs < rx1 * w) & (ys >= ry0 * h) & (ys < ry1 * h))
+        edge &= ~((xs >= rx0 * fw - pad) & (xs < rx1 * fw - MARGIN + EDGE_BAND)
+                  & (ys >= ry0 * fh - pad) & (ys < ry1 * fh - MARGIN + EDGE_BAND))
     big = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= HAND_FRACTION * h * w]
-    return bool(big) and bool(np.isin(labels[edge], big).any())
+    if not big:
+        return False
+    d = ARM_DEPTH
+    reaching = set(np.unique(labels[d:-d, d:-d])) & set(np.unique(labels[edge]))
+    return any(i in reaching for i in big)
 
 
 
@@ -324,8 +353,10 @@ class StableGate:
         if self._reference is not None:
             self._motion = camera_motion(self._reference, thumb, self._turns())
             mask = changed_mask(self._reference, thumb, self._motion)
-            changed = mask.mean()
-            h, w = thumb.shape
+            # worth a scan by the contrast alone: colour makes a speck far smaller than the
+            # cells look bigger than a tile (it is there to see arms, flat on a flat table)
+            changed = changed_mask(self._reference, thumb, self._motion, channels=1).mean()
+            h, w = thumb.shape[:2]
             if changed < min(CHANGE_FRACTION, TILE_CHANGE * self.cell ** 2 * w / h):
                 self._rebase(thumb)  # follows slow light drift and a knocked camera
                 self._done = True

@@ -309,8 +309,10 @@ def _timeline(count: int, style: FootageStyle, seed: int = 0) -> list[_Segment]:
             segments.append(_Segment("light", k - 1, seconds=1.0))
         if style.outage_at == k:
             last = min(k - 1 + style.outage_moves, count - 1)
-            segments += [_Segment("gap", last, seconds=style.outage_seconds, settles=True)
-                         for _ in range(k, last + 1)]
+            # one gap, and a settle for each move made in it
+            segments += [_Segment("gap", last, settles=True,
+                                  seconds=style.outage_seconds if i == k else 0.0)
+                         for i in range(k, last + 1)]
             segments.append(hold(last))
             k = last + 1
             continue
