@@ -180,8 +180,8 @@ def _holes(mask: np.ndarray, min_side: float,
         return np.zeros((0, 7)), []
     # a hole's outline has at least twice its box's longer side in points: most specks go here
     length = np.fromiter(map(len, contours), int, len(contours))
-    boxes = [(contours[i], cv2.boundingRect(contours[i]))
-             for i in np.flatnonzero((hierarchy[0][:, 3] >= 0) & (length >= 2 * min_side - 2))]
+    boxes = [(contours[i], cv2.boundingRect(contours[i])) for i in map(int, np.flatnonzero(
+        (hierarchy[0][:, 3] >= 0) & (length >= 2 * min_side - 2)))]
     boxes = [(c, box) for c, box in boxes if min_side <= max(box[2:]) <= max_side]
     if len(boxes) > MAX_HOLES:  # no table looks like this: only the largest are measured
         boxes = sorted(boxes, key=lambda item: -item[1][2] * item[1][3])[:MAX_HOLES]

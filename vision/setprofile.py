@@ -111,7 +111,7 @@ def load_profile(path: str | Path) -> SetProfile:
             or any(c not in ALL_COLOURS for c in colours)):
         raise ProfileError(f"{path}: the set profile's colours are not six known colours")
     try:
-        adapter = SetAdapter.from_json(data.get("adapter"))
+        adapter = SetAdapter.from_json(data.get("adapter") or {})
     except ValueError as error:
         raise ProfileError(f"{path}: {error}") from None
     return SetProfile(tuple(colours), adapter)

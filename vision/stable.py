@@ -150,8 +150,8 @@ class Motion:
         h, w = shape
         cx, cy = (w - 1) / 2, (h - 1) / 2
         c, s = np.cos(self.angle), np.sin(self.angle)
-        return np.float32([[c, -s, cx - c * cx + s * cy + self.dx],
-                           [s, c, cy - s * cx - c * cy + self.dy]])
+        return np.array([[c, -s, cx - c * cx + s * cy + self.dx],
+                         [s, c, cy - s * cx - c * cy + self.dy]], np.float32)
 
 
 def _window(shape: tuple[int, int], cache: dict = {}) -> np.ndarray:  # noqa: B006  # a cache
@@ -368,8 +368,9 @@ class StableGate:
                 self._motion = camera_motion(self._reference, thumb, TURNS)
                 return False
         self.unseen = self._gap or (self._reference is not None and self._moving_frames <= 2)
-        self._appeared = None if self._since is None else (
-            np.where(t - self._last <= SINCE_GAP, self._since, np.inf), self._motion)
+        since, last = self._since, self._last
+        self._appeared = None if since is None or last is None else (
+            np.where(t - last <= SINCE_GAP, since, np.inf), self._motion)
         self._rebase(thumb)
         self._done = True
         return True
@@ -380,13 +381,16 @@ class StableGate:
         A pixel that differs in one frame and not the next (noise on a faint tile) keeps its
         start; only one that agrees with the reference again for ``SINCE_GAP`` starts anew.
         """
+        assert self._reference is not None, "watched only once a still picture is kept"
         self._motion = camera_motion(self._reference, thumb, self._turns())
         mask = changed_mask(self._reference, thumb, self._motion)
-        if self._since is None:
-            self._since, self._last = np.full(mask.shape, np.inf), np.full(mask.shape, -np.inf)
-        self._since[mask] = np.minimum(self._since[mask], t)
-        self._last[mask] = t
-        self._since[t - self._last > SINCE_GAP] = np.inf
+        since, last = self._since, self._last
+        if since is None or last is None:
+            since, last = np.full(mask.shape, np.inf), np.full(mask.shape, -np.inf)
+        since[mask] = np.minimum(since[mask], t)
+        last[mask] = t
+        since[t - last > SINCE_GAP] = np.inf
+        self._since, self._last = since, last
 
     def _turns(self) -> tuple[float, ...]:
         """Turns to try for the camera: none, and the last one found if it was a knock's."""

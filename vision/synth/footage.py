@@ -99,7 +99,7 @@ def game_script(players: int, seed: int, limit: int | None = None) -> GameScript
     """The placements of a simulated game as cumulative positions (exchanges and passes skip)."""
     record = simulate(players, seed)
     positions: list[list[Placed]] = [[]]
-    moves = []
+    moves: list[tuple[tuple[Placed, ...], int]] = []
     for move in record.moves:
         if move.kind != "place":
             continue
@@ -143,7 +143,7 @@ class GameRenders(Sequence[Render]):
     def __len__(self) -> int:
         return len(self.script.positions)
 
-    def __getitem__(self, k):  # type: ignore[override]  # int indices only
+    def __getitem__(self, k):  # int indices only
         if k not in self._cache:
             rng = np.random.default_rng((self.seed, k))
             self._cache[k] = render_board(self.script.positions[k], rng, view=self.view,
@@ -167,7 +167,7 @@ class _Images(Sequence[np.ndarray]):
     def __len__(self) -> int:
         return len(self.renders)
 
-    def __getitem__(self, k):  # type: ignore[override]
+    def __getitem__(self, k):
         if isinstance(k, slice):
             return [self.renders[i].image for i in range(*k.indices(len(self)))]
         return self.renders[k].image
@@ -421,7 +421,9 @@ class _Camera:
         if style.jpeg_quality is None:
             return out
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, style.jpeg_quality])
-        return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        assert decoded is not None, "a JPEG just encoded decodes"
+        return decoded
 
 
 def video_frames(stills: Sequence[np.ndarray], style: FootageStyle, seed: int,
@@ -478,7 +480,7 @@ def write_video(frames: Iterator[tuple[np.ndarray, float]], path: Path, fps: flo
         for image, _ in frames:
             if writer is None:
                 h, w = image.shape[:2]
-                writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), fps, (w, h))
+                writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"mp4v"), fps, (w, h))
                 if not writer.isOpened():
                     raise OSError(f"cannot write video {path}")
             writer.write(image)

@@ -87,8 +87,8 @@ def run(args: argparse.Namespace) -> int:
     if args.profile:
         try:
             profile = load_profile(args.profile)
-        except ProfileError as error:
-            print(f"qwirkle replay: {error}", file=sys.stderr)
+        except ProfileError as bad:
+            print(f"qwirkle replay: {bad}", file=sys.stderr)
             return 2
         args.colours, adapter = profile.colours, profile.adapter
     moves, tracker, error = replay(args.source, args.colours, args.still_seconds, adapter)
@@ -96,7 +96,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({
             "moves": [{"tiles": [placed_row(p) for p in m.tiles], "score": m.score,
                        "needs_confirmation": m.needs_confirmation, "reason": m.reason,
-                       "at": m.at} for m in moves],
+                       "doubt_codes": [d.kind.value for d in m.doubts], "at": m.at}
+                      for m in moves],
             "board": [placed_row(p) for p in tracker.board.placed()],
         }))
     else:
