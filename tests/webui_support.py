@@ -134,3 +134,11 @@ class Servers:
         for server in self.started:
             if server.process.poll() is None:
                 server.kill()
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+"""Debian's chromium, which the browser tests drive through Playwright."""
+
+SIZES = {"tv": (1920, 1080), "small tv": (1280, 720), "phone": (390, 844),
+         "tablet": (800, 1280), "landscape tablet": (1280, 800)}
+"""Screens of a game night: a TV, a laptop on a small TV, a phone and a tablet both ways."""

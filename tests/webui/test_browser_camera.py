@@ -7,9 +7,8 @@ from __future__ import annotations
 import threading
 
 import pytest
-from conftest import CHROMIUM
 from live_support import ScriptedCamera
-from webui_support import make_app
+from webui_support import CHROMIUM, make_app
 from werkzeug.serving import make_server
 
 from vision.tracker import MoveTracker

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 # The same browser fixture and skip-without-chromium marks as the table app's browser tests.
-from test_browser_table import browser, pytestmark  # noqa: F401  (pytest reads both)
+from test_browser_table import pytestmark  # noqa: F401  (pytest reads it)
 from test_i18n_locale import LANGUAGES, translations
 from webui_support import ROW, Servers
 

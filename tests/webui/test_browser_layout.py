@@ -14,8 +14,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from conftest import CHROMIUM
-from webui_support import make_app
+from webui_support import CHROMIUM, make_app
 from werkzeug.serving import make_server
 
 from engine.board import Placed

@@ -8,9 +8,8 @@ import time
 from pathlib import Path
 
 import pytest
-from webui_support import ROW, Servers
+from webui_support import CHROMIUM, ROW, Servers
 
-CHROMIUM = Path("/usr/bin/chromium")
 SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "table.png"
 """The table view with the demo's camera running (the tablet's screenshots come from
 test_browser_layout.py)."""
@@ -30,19 +29,6 @@ def servers(tmp_path):
     pool = Servers(tmp_path / "games.sqlite3")
     yield pool.start
     pool.close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--no-first-run"])
-        yield browser
-        browser.close()
 
 
 def devices(browser, server, set_up: bool = True):

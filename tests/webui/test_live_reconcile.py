@@ -58,6 +58,15 @@ def confirm(t: Table, game: int) -> dict:
     return response.json
 
 
+def play_move_one(t: Table, camera: ScriptedCamera, stills) -> int:
+    """A new game whose first move the camera sees and the players confirm."""
+    game = t.new_game()
+    camera.show(stills[0])
+    camera.show(stills[1])
+    confirm(t, game)
+    return game
+
+
 def play_to_move_two(t: Table, camera: ScriptedCamera, stills) -> int:
     game = t.new_game()
     camera.show(stills[0])
@@ -102,10 +111,7 @@ def test_undo_then_tiles_taken_back_simply_disappear(table, stills):
 
 def test_not_a_move_sets_tiles_aside_and_they_can_be_taken_back(table, stills):
     t, camera = table
-    game = t.new_game()
-    camera.show(stills[0])
-    camera.show(stills[1])
-    confirm(t, game)
+    game = play_move_one(t, camera, stills)
     camera.show(stills[2])
     dismissed = t.post(f"/api/games/{game}/pending/dismiss").json  # a real move, wrongly
     assert cells(dismissed["ignored"]) == shape(MOVE_2) and dismissed["pending"] is None
@@ -158,10 +164,7 @@ def test_the_table_is_right_removes_a_tile_the_camera_does_not_see(table, stills
 
 def test_an_ended_game_takes_no_more_moves(table, stills):
     t, camera = table
-    game = t.new_game()
-    camera.show(stills[0])
-    camera.show(stills[1])
-    confirm(t, game)
+    game = play_move_one(t, camera, stills)
     t.post(f"/api/games/{game}/finish", {"went_out": None})
     camera.show(stills[2])
     now = state(t)
@@ -292,10 +295,7 @@ def test_a_move_taken_back_and_another_laid_in_one_picture_is_offered_once(table
 
     swapped = renders(script=GameScript([[], MOVE_1, MOVE_1 + MOVE_3], [])).stills()[2]
     t, camera = table
-    game = t.new_game()
-    camera.show(stills[0])
-    camera.show(stills[1])
-    confirm(t, game)
+    game = play_move_one(t, camera, stills)
     camera.show(stills[2])
     assert cells(state(t)["pending"]["tiles"]) == shape(MOVE_2)
     camera.show(swapped)
@@ -321,20 +321,14 @@ def merged_moves_are_split(t: Table, camera: ScriptedCamera, game: int) -> None:
 
 def test_two_merged_moves_are_offered_as_two_turns(table, stills):
     t, camera = table
-    game = t.new_game()
-    camera.show(stills[0])
-    camera.show(stills[1])
-    confirm(t, game)
+    game = play_move_one(t, camera, stills)
     camera.show(stills[3])  # moves 2 and 3 with no still picture between them
     merged_moves_are_split(t, camera, game)
 
 
 def test_moves_made_during_an_outage_are_offered_as_turns(table, stills):
     t, camera = table
-    game = t.new_game()
-    camera.show(stills[0])
-    camera.show(stills[1])
-    confirm(t, game)
+    game = play_move_one(t, camera, stills)
     camera.unplug()
     deadline = time.monotonic() + 10
     while camera.opened < 2:
@@ -358,10 +352,7 @@ def test_redo_after_undo_takes_the_offered_tiles_back(table, stills):
 
 def test_the_table_is_right_takes_the_cameras_reading_of_a_misread_tile(table, stills):
     t, camera = table
-    game = t.new_game()
-    camera.show(stills[0])
-    camera.show(stills[1])
-    confirm(t, game)
+    game = play_move_one(t, camera, stills)
     camera.show(stills[2])
     pending = state(t)["pending"]["tiles"]
     wrong = [dict(tile, colour="green", code="G" + tile["code"][1:]) for tile in pending]
