@@ -137,7 +137,9 @@ class MoveTracker:
         self._game = game.with_tiles(extra)
         self.board = self._game.with_tiles(
             (x, y, tile) for (x, y), tile in aside.items() if (x, y) not in game)
-        self._unconfirmed = set(waiting) | {(x, y) for x, y, _ in extra}
+        # Only tiles the camera saw can be taken back: one entered by hand was never seen.
+        self._unconfirmed = ((set(waiting) & set(self._view_cells()))
+                             | {(x, y) for x, y, _ in extra})
         self._learn(confirmed)
         self._witness.suspects.clear()  # the players have looked at the table
         self._ledger.clear()  # and their labels are final

@@ -341,15 +341,19 @@ class Games:
                                           split=split))
             self._touch()
 
-    def withdrawn(self, cells: Sequence[Cell]) -> None:
+    def withdrawn(self, cells: Sequence[Cell], entered_too: bool = False) -> None:
         """The camera saw tiles of unconfirmed moves (or set aside) taken off the table: they
-        leave those moves, and a move left with no tile goes."""
+        leave those moves, and a move left with no tile goes. A move entered by hand was never
+        on the camera's table, so its tiles stay, unless ``entered_too`` ("the table is
+        right")."""
         gone = set(cells)
         with self._lock:
             game = self._live_game()
             if game is None:
                 return
-            queue = without(game.queue, gone, game.table)
+            queue = [kept for move in game.queue
+                     for kept in (without([move], gone, game.table)
+                                  if move.detected or entered_too else [move])]
             aside = [list(cell) for cell in sorted(gone & set(game.ignored))]
             if aside:
                 self._log_side(game, Event.RESTORE, {"cells": aside})
@@ -460,7 +464,7 @@ class Games:
             game.queue = [dataclasses.replace(move, tiles=tuple(
                 (x, y, relabel.get((x, y), tile)) for x, y, tile in move.tiles))
                 for move in game.queue]
-            self.withdrawn(sorted(gone))
+            self.withdrawn(sorted(gone), entered_too=True)
             return game
 
     @staticmethod

@@ -381,3 +381,14 @@ def test_each_game_learns_its_set_from_the_tiles_players_confirm(table, stills):
     assert games.adapter(game).examples == len(MOVE_1) + len(MOVE_2)
     other = t.new_game(["Cy", "Di"])
     assert games.adapter(other).examples == 0
+
+
+def test_a_move_entered_by_hand_is_not_taken_back_by_the_camera(table, stills):
+    """The camera never saw a move typed in on the tablet, so not seeing it is no take-back."""
+    t, camera = table
+    game = play_move_one(t, camera, stills)
+    typed = [dict(tile, y=tile["y"] + 5) for tile in state(t)["board"]]  # well off the table
+    t.post(f"/api/games/{game}/pending", {"tiles": typed[:1]})
+    camera.show(stills[2])  # the next picture: move 2 appears, the typed tile does not
+    now = state(t)
+    assert cells(now["pending"]["tiles"]) == {typed[0]["code"]} and now["more_pending"] == 1
