@@ -14,6 +14,8 @@ import os
 import sys
 from collections.abc import Sequence
 
+from webui.commands import CommandError
+
 SUBCOMMANDS = ("score", "simulate", "scan", "calibrate", "replay", "serve")
 
 
@@ -36,6 +38,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser(chosen).parse_args(argv)
     try:
         return args.func(args)
+    except CommandError as error:
+        print(f"qwirkle {args.command}: {error}", file=sys.stderr)
+        return 2
     except BrokenPipeError:
         # The reader went away (`qwirkle scan a.jpg | head -c1`): stop quietly. Python would
         # otherwise complain again when it flushes stdout on the way out.

@@ -10,16 +10,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from engine.board import placed_row
 from engine.tiles import COLOURS
 from vision.adapt import SetAdapter
 from vision.decode import DetectedMove
-from vision.setprofile import ProfileError, load_profile
 from vision.source import SourceError, open_source
 from vision.tracker import MoveTracker
-from webui.commands import colour_list
+from webui.commands import add_set_option, colour_list, set_profile
 
 EXAMPLE = """example:
   qwirkle replay ../shared/data/real/classic-a --colours red,orange,yellow,green,blue,white
@@ -36,9 +34,7 @@ def register(subparsers) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--colours", type=colour_list, default=COLOURS,
                         help="the set's six colours, comma-separated (default: %(default)s)")
-    parser.add_argument("--set", type=Path, metavar="PROFILE", dest="profile",
-                        help="a set profile from `qwirkle calibrate` (its colours replace "
-                             "--colours)")
+    add_set_option(parser)
     parser.add_argument("--still-seconds", type=float, default=0.5,
                         help="how long the table must be still before it is read (video/camera)")
     parser.set_defaults(func=run)
@@ -83,15 +79,9 @@ def print_moves(moves: list[DetectedMove]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    adapter = None
-    if args.profile:
-        try:
-            profile = load_profile(args.profile)
-        except ProfileError as bad:
-            print(f"qwirkle replay: {bad}", file=sys.stderr)
-            return 2
-        args.colours, adapter = profile.colours, profile.adapter
-    moves, tracker, error = replay(args.source, args.colours, args.still_seconds, adapter)
+    profile = set_profile(args)
+    moves, tracker, error = replay(args.source, args.colours, args.still_seconds,
+                                   profile.adapter if profile else None)
     if args.json:
         print(json.dumps({
             "moves": [{"tiles": [placed_row(p) for p in m.tiles], "score": m.score,

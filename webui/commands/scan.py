@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from engine.tiles import COLOURS
-from webui.commands import colour_list
+from webui.commands import add_set_option, colour_list, set_profile
 
 EXAMPLE = """\
 examples:
@@ -43,9 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON line per image")
     parser.add_argument("--colours", type=colour_list, default=COLOURS, metavar="C1,...,C6",
                         help="the set's six colours (default " + ",".join(COLOURS) + ")")
-    parser.add_argument("--set", type=Path, metavar="PROFILE", dest="profile",
-                        help="a set profile from `qwirkle calibrate` (its colours replace "
-                             "--colours)")
+    add_set_option(parser)
     parser.add_argument("--debug-dir", type=Path, metavar="DIR",
                         help="write an overlay picture per image (lattice, cells, labels)")
     parser.set_defaults(func=run)
@@ -56,16 +54,9 @@ def run(args: argparse.Namespace) -> int:
 
     from vision.classifier import ModelMissingError
     from vision.scan import ImageError, load_image, overlay, scan_image
-    from vision.setprofile import ProfileError, load_profile
 
-    adapter = None
-    if args.profile:
-        try:
-            profile = load_profile(args.profile)
-        except ProfileError as error:
-            print(f"qwirkle scan: {error}", file=sys.stderr)
-            return 2
-        args.colours, adapter = profile.colours, profile.adapter
+    profile = set_profile(args)
+    adapter = profile.adapter if profile else None
     status = 0
     if args.debug_dir:
         try:

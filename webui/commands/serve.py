@@ -20,11 +20,10 @@ import segno
 import waitress
 
 from engine.tiles import COLOURS
-from vision.setprofile import ProfileError, load_profile
 from vision.source import FrameSource, SourceError, open_source, redact_url
 from vision.tracker import MoveTracker
 from webui.app import attach_live, create_app
-from webui.commands import colour_list
+from webui.commands import add_set_option, colour_list, set_profile
 from webui.games import Games
 from webui.streams import REQUEST_THREADS, STREAMS_TOTAL
 
@@ -73,9 +72,7 @@ def register(subparsers) -> None:
     parser.add_argument("--colours", type=colour_list, default=COLOURS,
                         help="the set's six colours, comma-separated (default: "
                              f"{','.join(COLOURS)})")
-    parser.add_argument("--set", type=Path, metavar="PROFILE", dest="profile",
-                        help="a set profile from `qwirkle calibrate`: its colours replace "
-                             "--colours, and each game's learning of the set starts from it")
+    add_set_option(parser, ", and each game's learning of the set starts from it")
     parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                         help="also answer to this host name (say, a name your router gives "
                              "the laptop); repeat for more. Loopback and the LAN address are "
@@ -178,14 +175,7 @@ def close_stalled_connections(server) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    profile = None
-    if args.profile:
-        try:
-            profile = load_profile(args.profile)
-        except ProfileError as error:
-            print(f"qwirkle serve: {error}", file=sys.stderr)
-            return 2
-        args.colours = profile.colours
+    profile = set_profile(args)
     db = args.db or default_db()
     db.parent.mkdir(parents=True, exist_ok=True)
     host = lan_address() if args.host in ("0.0.0.0", "::") else args.host
