@@ -44,7 +44,7 @@ import numpy as np
 
 from engine.board import Board, Cell, Placed
 from engine.rules import check_move
-from engine.tiles import COLOURS, Tile
+from engine.tiles import COLOURS
 from vision.adapt import SetAdapter
 from vision.classifier import TileGuess
 from vision.decode import DetectedMove, decode_move, split_moves
@@ -132,14 +132,14 @@ class MoveTracker:
         waiting = {(x, y): tile for x, y, tile in pending if (x, y) not in confirmed}
         aside = {(x, y): tile for x, y, tile in ignored}
         game = confirmed.with_tiles((x, y, tile) for (x, y), tile in waiting.items())
-        extra = tuple((x, y, tile) for (x, y), tile in sorted(self._view_cells().items())
+        seen = {(x, y): tile for x, y, tile in self._view.tiles}
+        extra = tuple((x, y, tile) for (x, y), tile in sorted(seen.items())
                       if (x, y) not in game and (x, y) not in aside)
         self._game = game.with_tiles(extra)
         self.board = self._game.with_tiles(
             (x, y, tile) for (x, y), tile in aside.items() if (x, y) not in game)
         # Only tiles the camera saw can be taken back: one entered by hand was never seen.
-        self._unconfirmed = ((set(waiting) & set(self._view_cells()))
-                             | {(x, y) for x, y, _ in extra})
+        self._unconfirmed = (set(waiting) & set(seen)) | {(x, y) for x, y, _ in extra}
         self._learn(confirmed)
         self._witness.suspects.clear()  # the players have looked at the table
         self._ledger.clear()  # and their labels are final
@@ -157,7 +157,7 @@ class MoveTracker:
         fresh = [(cell, self._readings[cell], tile) for cell in confirmed
                  if cell not in self._learned and cell in self._readings
                  and (tile := confirmed.get(cell)) is not None
-                 and getattr(self._readings[cell], "features", None) is not None]
+                 and self._readings[cell].features is not None]
         if fresh:
             self.adapter.learn([guess for _, guess, _ in fresh], [tile for *_, tile in fresh])
             self._learned |= {cell for cell, _, _ in fresh}
@@ -170,9 +170,6 @@ class MoveTracker:
     def view(self) -> TableView:
         """What the camera saw at its last still position (:class:`TableView`)."""
         return self._view
-
-    def _view_cells(self) -> dict[Cell, Tile]:
-        return {(x, y): tile for x, y, tile in self._view.tiles}
 
     def feed(self, frame: Frame) -> list[DetectedMove]:
         """Look at one frame; return the moves it completes (usually none)."""

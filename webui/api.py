@@ -116,9 +116,9 @@ def restore(game_id: int):
 @needs_token
 def check_table(game_id: int):
     """Ask the camera for a fresh look at the table; the answer comes with the next frame."""
-    games().get(game_id)
+    game = games().get(game_id)
     games().rescan()
-    return answer(games().get(game_id))
+    return answer(game)
 
 
 @bp.post("/games/<int:game_id>/table/accept")

@@ -351,9 +351,7 @@ class Games:
             game = self._live_game()
             if game is None:
                 return
-            queue = [kept for move in game.queue
-                     for kept in (without([move], gone, game.table)
-                                  if move.detected or entered_too else [move])]
+            queue = without(game.queue, gone, game.table, entered_too)
             aside = [list(cell) for cell in sorted(gone & set(game.ignored))]
             if aside:
                 self._log_side(game, Event.RESTORE, {"cells": aside})

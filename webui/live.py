@@ -68,6 +68,7 @@ class LiveLoop:
         # accept() in between must not take them for tiles the game lost.
         self._in_flight: list[Placed] = []
         self._game_id: int | None = None  # the game whose set the tracker's adapter learns
+        self._view_shown: Any = None  # the tracker's view last given to the games
         self._jpeg: bytes | None = None
         self._jpeg_at = 0.0
         self._thread: threading.Thread | None = None
@@ -185,7 +186,9 @@ class LiveLoop:
             ]
             self.games.detected(move.tiles, move.needs_confirmation, move.doubts, alternatives,
                                 move.split)
-        self.games.set_view(view.tiles, view.off_board)
+        if view is not self._view_shown:  # a new position was read: the tablets may look
+            self._view_shown = view
+            self.games.set_view(view.tiles, view.off_board)
         if moves:
             with self._lock:
                 self._in_flight = []

@@ -87,11 +87,15 @@ def offered(table: TableGame, tiles: Sequence[Placed]) -> PendingMove:
                        reoffered=True)
 
 
-def without(queue: Sequence[PendingMove], gone: set[Cell], table: TableGame
-            ) -> list[PendingMove]:
-    """The queue with the tiles on ``gone`` cells taken out; a move left with none goes."""
+def without(queue: Sequence[PendingMove], gone: set[Cell], table: TableGame,
+            entered_too: bool = True) -> list[PendingMove]:
+    """The queue with the tiles on ``gone`` cells taken out; a move left with none goes.
+    ``entered_too`` False leaves the moves entered by hand as they are."""
     kept = []
     for move in queue:
+        if not (move.detected or entered_too):
+            kept.append(move)
+            continue
         keep = [i for i, (x, y, _) in enumerate(move.tiles) if (x, y) not in gone]
         if len(keep) == len(move.tiles):
             kept.append(move)
