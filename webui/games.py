@@ -159,9 +159,9 @@ class Games:
         self._lock = threading.RLock()
         self.notifier = Notifier(self._lock)
         self._games: dict[int, Game] = {}
-        self._current: int | None = None
-        rows = self.rows()
-        self._current = rows[0].id if rows else None
+        # The newest game that reads back (only it is replayed now, not the whole archive).
+        self._current: int | None = next(
+            (row.id for row in self.log.games() if self._readable(row.id)), None)
         self.camera: dict[str, Any] = {"state": "off", "message": ""}
         # Told the current game whenever it changes (the live tracker); answers the tiles it
         # sees that the game holds nowhere, each group to be offered again as a move.
