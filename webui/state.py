@@ -46,8 +46,8 @@ def pending_json(pending: PendingMove | None) -> dict[str, Any] | None:
         "doubt": say_doubts(pending.doubts),
         "doubt_codes": [d.kind.value for d in pending.doubts],
         "detected": pending.detected,
-        "split": None if pending.split is None else dict(zip(("part", "of"), pending.split,
-                                                             strict=True)),
+        "split": None if pending.split is None else {"part": pending.split[0],
+                                                     "of": pending.split[1]},
         "reoffered": pending.reoffered,
     }
 
