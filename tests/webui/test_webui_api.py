@@ -238,3 +238,19 @@ def test_unknown_game_is_404_json(table, game, method, path):
 def test_no_game_yet_is_404(table):
     assert table.client.get("/api/state").status_code == 404
     assert table.client.get("/table").headers["Location"].endswith("/setup")
+
+
+def test_the_camera_actions_refuse_bad_calls_and_lose_nothing(table):
+    game = table.new_game()
+    table.place(game, ROW)
+    before = table.client.get(f"/api/games/{game}/state").json
+    for body in ({"cells": "all"}, {"cells": [[1]]}, {"cells": [[1, True]]}, [1, 2]):
+        for path in ("ignored/restore", "table/accept"):
+            answer = table.post(f"/api/games/{game}/{path}", body)
+            assert answer.status_code == 400, (path, body, answer.json)
+    nothing = table.post(f"/api/games/{game}/ignored/restore", {})
+    assert nothing.status_code == 409 and nothing.json["reason_code"] == "nothing_set_aside"
+    no_camera = table.post(f"/api/games/{game}/table/accept")
+    assert no_camera.status_code == 409 and no_camera.json["reason_code"] == "camera_not_ready"
+    after = table.client.get(f"/api/games/{game}/state").json
+    assert after["turns"] == before["turns"] and after["players"] == before["players"]
