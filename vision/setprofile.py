@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 
 import numpy as np
@@ -29,6 +30,29 @@ SIDE = len(SHAPES)
 
 class ProfileError(ValueError):
     """A calibration photo or a profile file that cannot be used, with the reason."""
+
+
+class BlockProblem(StrEnum):
+    """Why a picture does not give the 36 kinds: the tablet says it in its reader's language."""
+
+    TILE_COUNT = "block_tile_count"  # not 36 tiles in view
+    NOT_A_BLOCK = "block_not_square"  # 36 tiles, but not laid out as one 6 x 6 block
+
+
+class BlockError(ProfileError):
+    """The picture does not show the 36 kinds in one block; ``found`` tiles were seen."""
+
+    def __init__(self, problem: BlockProblem, found: int) -> None:
+        self.problem, self.found = problem, found
+        super().__init__(english(problem, found))
+
+
+def english(problem: BlockProblem, found: int) -> str:
+    """The command line's sentence for a :class:`BlockProblem`."""
+    if problem is BlockProblem.TILE_COUNT:
+        return (f"found {found} tiles; the photo must show the {SIDE * SIDE} kinds in a "
+                f"{SIDE} x {SIDE} block (rows: colours, columns: shapes)")
+    return f"the {SIDE * SIDE} tiles do not form one {SIDE} x {SIDE} block"
 
 
 @dataclass
@@ -54,17 +78,16 @@ class Calibration:
 def calibrate(image: np.ndarray, colours: Sequence[str]) -> Calibration:
     """Learn the set from a photo of its 36 kinds laid out as documented above.
 
-    Raises :class:`ProfileError` when the photo does not show one 6 x 6 block of tiles.
+    Raises :class:`BlockError` when the photo does not show one 6 x 6 block of tiles.
     """
     colours = tuple(colours)
     tiles = scan_image(image, colours).tiles
     if len(tiles) != SIDE * SIDE:
-        raise ProfileError(f"found {len(tiles)} tiles; the photo must show the {SIDE * SIDE} "
-                           f"kinds in a {SIDE} x {SIDE} block (rows: colours, columns: shapes)")
+        raise BlockError(BlockProblem.TILE_COUNT, len(tiles))
     cells = np.array([(t.x, t.y) for t in tiles])
     place = cells - cells.min(axis=0)
     if place.max() != SIDE - 1 or len({tuple(p) for p in place.tolist()}) != SIDE * SIDE:
-        raise ProfileError(f"the {SIDE * SIDE} tiles do not form one {SIDE} x {SIDE} block")
+        raise BlockError(BlockProblem.NOT_A_BLOCK, len(tiles))
     kinds = max((_laid(place, turn, colours) for turn in range(8)),
                 key=lambda labels: _agreement(tiles, labels))
     adapter = SetAdapter()
@@ -104,14 +127,20 @@ def load_profile(path: str | Path) -> SetProfile:
         raise ProfileError(f"{path}: no such set profile") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise ProfileError(f"{path}: not a set profile ({error})") from None
+    return profile_from_json(data, str(path))
+
+
+def profile_from_json(data: object, source: str) -> SetProfile:
+    """A profile from its JSON (a file's, or one kept by the table app); ``source`` names
+    where it came from in the :class:`ProfileError`."""
     if not isinstance(data, dict) or data.get("kind") != KIND:
-        raise ProfileError(f"{path}: not a set profile (make one with qwirkle calibrate)")
+        raise ProfileError(f"{source}: not a set profile (make one with qwirkle calibrate)")
     colours = data.get("colours")
     if (not isinstance(colours, list) or len(colours) != SIDE or len(set(colours)) != SIDE
             or any(c not in ALL_COLOURS for c in colours)):
-        raise ProfileError(f"{path}: the set profile's colours are not six known colours")
+        raise ProfileError(f"{source}: the set profile's colours are not six known colours")
     try:
         adapter = SetAdapter.from_json(data.get("adapter") or {})
     except ValueError as error:
-        raise ProfileError(f"{path}: {error}") from None
+        raise ProfileError(f"{source}: {error}") from None
     return SetProfile(tuple(colours), adapter)

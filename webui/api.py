@@ -9,12 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, jsonify, request
+from flask import Blueprint, Response, abort, current_app, jsonify, request
 from flask_babel import gettext as _
+
+from engine.tiles import ALL_COLOURS
+from vision.setprofile import BlockError, SetProfile, calibrate
 
 from .auth import check_origin, join_url, keys, needs_token, set_token_cookie
 from .codec import PayloadError, parse_turn, turn_json
 from .games import Conflict, Event, Game, games
+from .reasons import say_block
 from .state import game_json, sheet_csv, table_state
 from .validate import body, clean_text, player_name
 
@@ -58,11 +62,55 @@ def create_game():
     players = [player_name(p) for p in players if p.strip()]
     if not 2 <= len(players) <= 6:
         raise PayloadError(_("A game needs 2 to 6 players."))
+    return answer(games().create(players, colours_of(data)), 201)
+
+
+def colours_of(data: dict[str, Any]) -> list[str]:
+    """The set's colours a request names (the table's default when it names none)."""
     colours = data.get("colours", list(games().default_colours))
     if not isinstance(colours, list) or len(colours) > 12:
         raise PayloadError(_("colours must be a list of six colour names"))
-    colours = [clean_text(c, _("a colour"), 20).strip().lower() for c in colours]
-    return answer(games().create(players, colours), 201)
+    return [clean_text(c, _("a colour"), 20).strip().lower() for c in colours]
+
+
+@bp.get("/set")
+def set_profile():
+    """The set new games start from: learned on the set-up page, given to serve, or none."""
+    return jsonify(set_json(games().profile))
+
+
+@bp.post("/set")
+@needs_token
+def learn_set():
+    """Learn an odd set (another printing, a home-made one) from the camera's picture of its
+    36 kinds in a 6 x 6 block; every new game starts from it, and it is kept."""
+    colours = colours_of(optional_body())
+    if len(set(colours)) != 6 or len(colours) != 6 or not set(colours) <= set(ALL_COLOURS):
+        raise PayloadError(_("colours must be a list of six colour names"))
+    live = current_app.extensions.get("qwirkle_live")
+    picture = live.picture() if live is not None else None
+    if picture is None:
+        raise Conflict(_("The camera has no picture yet: check it on the set-up page."),
+                       "camera_no_picture")
+    try:
+        found = calibrate(picture, colours)
+    except BlockError as error:
+        raise Conflict(say_block(error.problem, error.found), error.problem.value) from None
+    games().learn_set(found.profile)
+    return jsonify({**set_json(found.profile), "misread": len(found.misread)})
+
+
+@bp.delete("/set")
+@needs_token
+def forget_set():
+    """Back to the standard set for new games (a game under way keeps what it learned)."""
+    games().learn_set(None)
+    return jsonify(set_json(None))
+
+
+def set_json(profile: SetProfile | None) -> dict[str, Any]:
+    return {"set": None if profile is None else {"colours": list(profile.colours),
+                                                  "kinds": profile.adapter.examples}}
 
 
 @bp.get("/games/<int:game_id>/state")

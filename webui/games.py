@@ -35,6 +35,7 @@ from engine.table import Place, TableGame
 from engine.tiles import COLOURS, Tile
 from vision.adapt import SetAdapter
 from vision.doubts import Doubt
+from vision.setprofile import ProfileError, SetProfile, profile_from_json
 from vision.source import SourceError, redact_url
 
 from .codec import PayloadError, parse_tiles, parse_turn, placed_json, turn_json
@@ -43,6 +44,8 @@ from .notifier import Notifier
 from .pending import PendingMove, evaluate, offered, reread, without
 
 logger = logging.getLogger(__name__)
+
+PROFILE_SETTING = "set-profile"
 
 
 class UnknownGame(LookupError):
@@ -168,8 +171,9 @@ class Games:
         self.on_board: Callable[[Game], list[tuple[Placed, ...]]] | None = None
         # Asked to read the table afresh ("the table is right" needs a current picture).
         self.on_rescan: Callable[[], None] | None = None
-        # A set profile's adapter (``serve --set``): where each new game's learning starts.
-        self.base_adapter: SetAdapter | None = None
+        # The set each new game's learning starts from: one learned on the set-up page (kept
+        # across restarts) or ``serve --set`` (for this run); None for the standard set.
+        self.profile: SetProfile | None = self._stored_profile()
         # What the camera saw at its last still position: tiles on the board, tiles off it.
         self.view: tuple[tuple[Placed, ...], tuple[Placed, ...]] | None = None
 
@@ -240,6 +244,8 @@ class Games:
             raise PayloadError(str(error)) from None
         with self._lock:
             row = self.log.create_game(table.players, table.colours)
+            if self.profile is not None:  # the game keeps the set it started with
+                self.save_adapter(row.id, self.profile.adapter)
             game = self._games[row.id] = Game(row, table)
             self._current = row.id
             self._queue_changed(game)
@@ -301,18 +307,36 @@ class Games:
                 self.camera = camera
                 self._touch()
 
-    # --- the set as learned from play ---------------------------------------------------------
+    # --- the set: a profile, and what each game learned from play -----------------------------
+    def _stored_profile(self) -> SetProfile | None:
+        stored = self.log.setting(PROFILE_SETTING)
+        if stored is None:
+            return None
+        try:
+            return profile_from_json(json.loads(stored), "the table's set profile")
+        except (ValueError, ProfileError) as error:  # damaged: the standard set, no game lost
+            logger.warning("set profile not read back: %s", error)
+            return None
+
+    def learn_set(self, profile: SetProfile | None) -> None:
+        """Keep (or, with None, forget) the set profile that new games start from."""
+        self.profile = profile
+        self.log.set_setting(PROFILE_SETTING,
+                             json.dumps(profile.to_json()) if profile is not None else None)
+        with self._lock:
+            self._touch()
+
     def adapter(self, game_id: int) -> SetAdapter:
         """What the camera learned of this game's set from its confirmed tiles, kept with
-        the game; a new game starts from ``base_adapter`` (a set profile's, or nothing)."""
+        the game; a game starts from the set profile's (kept with it), or from nothing."""
         stored = self.log.setting(f"set-adapter:{game_id}")
         if stored is not None:
             try:
                 return SetAdapter.from_json(json.loads(stored))
             except ValueError as error:  # a damaged entry: learn again, lose no game
                 logger.warning("game %s: set adapter not read back: %s", game_id, error)
-        base = self.base_adapter
-        return SetAdapter.from_json(base.to_json()) if base is not None else SetAdapter()
+        base = self.profile
+        return SetAdapter.from_json(base.adapter.to_json()) if base is not None else SetAdapter()
 
     def save_adapter(self, game_id: int, adapter: SetAdapter) -> None:
         self.log.set_setting(f"set-adapter:{game_id}", json.dumps(adapter.to_json()))

@@ -69,6 +69,7 @@ class LiveLoop:
         self._in_flight: list[Placed] = []
         self._game_id: int | None = None  # the game whose set the tracker's adapter learns
         self._view_shown: Any = None  # the tracker's view last given to the games
+        self._picture: np.ndarray | None = None  # the latest frame as the camera took it
         self._jpeg: bytes | None = None
         self._jpeg_at = 0.0
         self._thread: threading.Thread | None = None
@@ -111,6 +112,10 @@ class LiveLoop:
         """Read the next frame afresh, still or not ("the table is right")."""
         with self._lock:
             self._tracker.rescan()
+
+    def picture(self) -> np.ndarray | None:
+        """The camera's latest picture (to learn a set from), or None before the first."""
+        return self._picture
 
     def jpeg(self) -> bytes | None:
         """The latest preview frame as JPEG, or None before the first frame."""
@@ -159,6 +164,7 @@ class LiveLoop:
         return worked
 
     def _step(self, frame: Any) -> None:
+        self._picture = frame.image
         with self._lock:
             moves = self._tracker.feed(frame)
             self._in_flight = [tile for move in moves for tile in move.tiles]

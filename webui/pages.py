@@ -194,7 +194,7 @@ def current_view(view: str):
 @bp.get("/setup")
 def setup():
     return render_template("setup.html", seen=camera_tiles(), watch_on=options.watch_on(),
-                           **context(None))
+                           profile=games().profile, **context(None))
 
 
 @bp.get("/games")

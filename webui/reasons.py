@@ -20,6 +20,7 @@ from flask_babel import ngettext
 from engine.refusals import Illegal, Refusal
 from engine.tiles import Tile
 from vision.doubts import Doubt, DoubtKind, SplitOrder
+from vision.setprofile import BlockProblem
 from vision.source import Problem
 
 from .i18n import colour_name, shape_name
@@ -213,3 +214,18 @@ def say_camera(camera: dict[str, Any]) -> str:
         case Problem.NO_SUCH_SOURCE:
             return _("there is no camera, file or folder called %(target)s", target=target)
     return str(camera.get("message", ""))
+
+
+def say_block(problem: BlockProblem, found: int) -> str:
+    """Why the camera's picture does not teach the set (the English wording is
+    :func:`vision.setprofile.english`)."""
+    match problem:
+        case BlockProblem.TILE_COUNT:
+            return ngettext("The camera sees %(num)s tile; lay out the 36 kinds, one tile "
+                            "each, in a 6 × 6 block.",
+                            "The camera sees %(num)s tiles; lay out the 36 kinds, one tile "
+                            "each, in a 6 × 6 block.", found)
+        case BlockProblem.NOT_A_BLOCK:
+            return _("The 36 tiles are not in one 6 × 6 block: close the gaps between them.")
+        case _:
+            assert_never(problem)

@@ -185,7 +185,8 @@ def run(args: argparse.Namespace) -> int:
                       "ALLOW_HOSTS": tuple(name.strip().lower() for name in args.allow_host)})
     spec = camera_spec(args.camera)
     games = app.extensions["qwirkle_games"]
-    games.base_adapter = profile.adapter if profile is not None else None
+    if profile is not None:
+        games.profile = profile  # for this run; one learned on the set-up page stays kept
     opener = demo_opener(games, args.colours) if spec == "demo" else lambda: open_source(spec)
     loop = None
     if spec != "none":

@@ -415,6 +415,24 @@ if (setupForm) {
   });
 }
 
+// The set block shows the sixth colour chosen above; learning reads the camera's picture.
+const setCard = document.querySelector("[data-set-card]");
+if (setupForm && setCard) {
+  const sixth = () => setupForm.querySelector("[name=sixth]:checked").value;
+  const showSixth = () => {
+    for (const row of setCard.querySelectorAll("[data-sixth]")) row.hidden = row.dataset.sixth !== sixth();
+  };
+  setupForm.addEventListener("change", showSixth);
+  showSixth();
+  setCard.querySelector("[data-learn-set]").addEventListener("click", async () => {
+    const colours = ["red", "orange", "yellow", "green", "blue", sixth()];
+    if (await send("POST", "/api/set", { colours })) location.reload();
+  });
+  setCard.querySelector("[data-forget-set]")?.addEventListener("click", async () => {
+    if (await send("DELETE", "/api/set")) location.reload();
+  });
+}
+
 // The set-up page has no game to stream: its camera check polls the camera's status.
 const cameraPart = document.querySelector("[data-camera-part]");
 if (cameraPart) {
