@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 
+import numpy as np
 import pytest
 from live_support import ScriptedCamera
 from webui_support import CHROMIUM, make_app
@@ -64,3 +65,15 @@ def test_undo_on_the_tablet_offers_the_tiles_left_on_the_table(served, open_page
     expect(page.locator(".turns li")).to_have_count(3)
     state = page.evaluate("fetch('/api/state').then((r) => r.json())")
     assert [turn["score"] for turn in state["turns"]] == [3, 3, 4]
+
+
+def test_the_camera_preview_comes_back_after_its_stream_ends(served, open_page):
+    app, camera, base = served  # streams end after 3 s here
+    game = app.extensions["qwirkle_games"].create(("Ann", "Bob"), app.config["COLOURS"]).row.id
+    camera.show(np.zeros((240, 320, 3), np.uint8))
+    asked: list[str] = []
+    page = open_page("tv", f"{base}/games/{game}/table")
+    page.on("request", lambda r: asked.append(r.url) if "camera.mjpeg" in r.url else None)
+    page.wait_for_timeout(8000)
+    # asked again as each 3-s stream ends, and only then (not once per frame)
+    assert 1 <= len(asked) <= 4, asked

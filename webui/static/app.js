@@ -415,6 +415,20 @@ if (setupForm) {
   });
 }
 
+// The camera preview is one long response: it ends after a while (the server bounds every
+// stream), fails while the server restarts, or is refused when too many are open. Each time,
+// ask again a little later, so the TV never freezes on an old picture.
+for (const preview of document.querySelectorAll("img.preview")) {
+  const source = preview.src;
+  let attempt = 0;
+  const again = () => {
+    attempt += 1;
+    setTimeout(() => { preview.src = `${source}?n=${attempt}`; }, attempt > 1 ? 3000 : 500);
+  };
+  preview.addEventListener("load", again);
+  preview.addEventListener("error", again);
+}
+
 // The set block shows the sixth colour chosen above; learning reads the camera's picture.
 const setCard = document.querySelector("[data-set-card]");
 if (setupForm && setCard) {
