@@ -26,12 +26,16 @@ import numpy as np
 from engine.tiles import ALL_COLOURS, SHAPES, Tile
 from vision.crops import CROP
 
-MASK = 12
+MASK = 10
 """Side of the coarse symbol mask (the crop's middle shrunk to MASK x MASK)."""
 
-MIDDLE = slice(CROP // 8, CROP - CROP // 8, 2)
-"""The crop's middle, every other pixel (plenty for a mean colour and a 12 x 12 mask): 0.9 of
-the cell, the tile's face without its neighbours."""
+MIDDLE = slice(CROP // 2 - 2 * MASK, CROP // 2 + 2 * MASK, 2)
+"""The crop's middle, every other pixel: 0.75 of the cell. Only the tile's face lies there: at
+0.9, the gaps between tiles showed, and beside a tile at the board's edge a bright table was
+taken for the symbol (a purple diamond on a wood table learned and read as an orange cross)."""
+
+VERSION = 2
+"""Of the saved prototypes; version 1 measured a wider middle (see MIDDLE)."""
 
 COLOUR_DIMS = 3
 FEATURES = COLOUR_DIMS + MASK * MASK
@@ -44,12 +48,21 @@ UNKNOWN = 4.0
 """Normalised squared distance assumed to a class without examples (farther than a typical
 example from its prototype, nearer than another class's examples)."""
 
+STRANGER = 3.0 * UNKNOWN
+"""A crop farther than this from every prototype is like none of the confirmed tiles (a hand's
+shadow, glare, a crop off the tile): the prototypes have nothing to say about it, and the
+network's word stands."""
+
+MOST = 3.0 * STRENGTH
+"""The most log-probability the prototypes may take from a class against the best: they
+nudge the network, they cannot overturn a sure reading on their own."""
+
 PRIOR_EXAMPLES = 2.0
 """How many examples a class needs before its prototype weighs as much as the default."""
 
 DEFAULT_SPREAD = {"colour": 36.0, "shape": 4.0}
 """Typical squared distance of an example to its prototype before enough examples show it:
-6 CIELAB units for colour; a mask differing by a fifth in 100 of its 144 cells for shape."""
+6 CIELAB units for colour; a mask differing by a fifth in 100 cells for shape."""
 
 
 def crop_features(crops: np.ndarray) -> np.ndarray:
@@ -108,14 +121,18 @@ class Prototypes:
             return terms
         values = features[:, self.dims].astype(np.float64)
         spread = self.spread()
+        nearest = np.full(len(features), np.inf)
         for k, name in enumerate(names):
             n = self.count.get(name, 0)
             if not n:
                 terms[:, k] = -STRENGTH * UNKNOWN
                 continue
             distance = ((values - self.total[name] / n) ** 2).sum(axis=1) / spread
+            nearest = np.minimum(nearest, distance)
             weight = n / (n + PRIOR_EXAMPLES)
             terms[:, k] = -STRENGTH * (weight * distance + (1 - weight) * UNKNOWN)
+        terms = np.maximum(terms - terms.max(axis=1, keepdims=True), -MOST)
+        terms[nearest > STRANGER] = 0.0
         return terms
 
     def to_json(self) -> dict:
@@ -165,13 +182,15 @@ class SetAdapter:
                 _blend(colour_p, self.colour.log_terms(features, colours)))
 
     def to_json(self) -> dict:
-        return {"version": 1, "colour": self.colour.to_json(), "shape": self.shape.to_json()}
+        return {"version": VERSION, "colour": self.colour.to_json(),
+                "shape": self.shape.to_json()}
 
     @classmethod
     def from_json(cls, data: dict) -> SetAdapter:
         """The adapter :meth:`to_json` wrote; ValueError for anything else."""
-        if not isinstance(data, dict) or data.get("version") != 1:
-            raise ValueError("set profile: not a version 1 set adapter")
+        if not isinstance(data, dict) or data.get("version") != VERSION:
+            raise ValueError(f"set profile: not a version {VERSION} set adapter (one made "
+                             "before the measurements changed: calibrate again)")
         adapter = cls()
         try:
             adapter.colour.load(data.get("colour", {}), ALL_COLOURS)

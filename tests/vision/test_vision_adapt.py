@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from engine.tiles import COLOURS, Tile
-from vision.adapt import FEATURES, SetAdapter
+from vision.adapt import FEATURES, MOST, VERSION, SetAdapter, crop_features
+from vision.crops import CROP
 from vision.learning_trial import older_style, play
 from vision.synth.scene import random_style
 
@@ -46,8 +47,10 @@ def test_an_adapter_survives_json_and_an_empty_one_changes_nothing():
         assert np.allclose(mine.sum(axis=1), 1.0)
 
 
-@pytest.mark.parametrize("data", [None, [], {"version": 2}, {"version": 1, "colour": {
-    "pink": {"n": 1, "sum": [0, 0, 0], "squares": 0}}}, {"version": 1, "shape": {"star": {}}}])
+@pytest.mark.parametrize("data", [None, [], {"version": 99}, {"version": 1, "colour": {}},
+                                  {"version": VERSION, "colour": {
+                                      "pink": {"n": 1, "sum": [0, 0, 0], "squares": 0}}},
+                                  {"version": VERSION, "shape": {"star": {}}}])
 def test_a_malformed_profile_is_refused_with_a_clear_error(data):
     with pytest.raises(ValueError, match="set profile"):
         SetAdapter.from_json(data)
@@ -60,3 +63,51 @@ def test_learning_needs_one_label_per_reading_with_features():
     with pytest.raises(ValueError, match="shape"):
         adapter.learn(np.zeros((1, 5)), [Tile("red", "star")])
     assert adapter.examples == 0
+
+
+def _two_classes(rng: np.random.Generator) -> tuple[SetAdapter, np.ndarray, np.ndarray]:
+    """An adapter taught red circles and green circles, and the two prototypes."""
+    red, green = rng.random(FEATURES), rng.random(FEATURES)
+    red[:3], green[:3] = (30, 60, 40), (30, -60, 40)
+    examples = np.array([red + rng.normal(0, 0.5, FEATURES) for _ in range(20)]
+                        + [green + rng.normal(0, 0.5, FEATURES) for _ in range(20)])
+    adapter = SetAdapter()
+    adapter.learn(examples, [Tile("red", "circle")] * 20 + [Tile("green", "circle")] * 20)
+    return adapter, red, green
+
+
+def test_the_prototypes_nudge_an_unsure_reading_but_do_not_overturn_a_sure_one():
+    adapter, _, green = _two_classes(np.random.default_rng(3))
+    shapes = np.full((2, 6), 1 / 6)
+    names = ("red", "green")
+    unsure = np.array([[0.9, 0.1]])  # about 2 nats for red
+    sure = np.array([[1 - 1e-4, 1e-4]])  # about 9 nats for red, more than MOST
+    assert np.log(sure[0, 0] / sure[0, 1]) > MOST
+    _, colour = adapter.adjust(np.array([green, green]), shapes,
+                               np.concatenate([unsure, sure]), names)
+    assert colour[0, 1] > 0.9  # a crop just like the confirmed greens: green
+    assert colour[1, 0] > 0.5  # the network was sure: red stands
+
+
+def test_a_crop_unlike_every_confirmed_tile_keeps_the_networks_reading():
+    adapter, red, green = _two_classes(np.random.default_rng(4))
+    stranger = np.full(FEATURES, 5.0)
+    stranger[:3] = (60, 5, 90)  # a colour no confirmed tile showed (say, a lamp's glare)
+    shapes = np.full((1, 6), 1 / 6)
+    network = np.array([[0.7, 0.3]])
+    shape, colour = adapter.adjust(stranger[None], shapes, network, ("red", "green"))
+    assert np.allclose(colour, network) and np.allclose(shape, shapes)
+
+
+def test_a_bright_table_beside_a_tile_is_not_taken_for_its_symbol():
+    """A tile at the board's edge, its face 0.8 of the cell, on a wood table: the symbol
+    measured is the same as on a tile with neighbours (a dark purple one was read orange)."""
+    cell = CROP / 1.2
+    yy, xx = np.mgrid[:CROP, :CROP] - (CROP - 1) / 2
+    crop = np.full((CROP, CROP, 3), 20, np.uint8)  # the tile's dark body
+    crop[np.hypot(xx, yy) < 0.3 * cell] = (150, 40, 110)  # a purple circle (BGR)
+    on_table = crop.copy()
+    off_face = np.maximum(abs(xx), abs(yy)) > 0.4 * cell
+    on_table[off_face] = (90, 160, 200)  # light wood beyond the face
+    inside, edge = crop_features(np.stack([crop, on_table]))
+    assert np.allclose(inside, edge, atol=1e-3)

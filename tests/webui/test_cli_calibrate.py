@@ -67,7 +67,7 @@ def test_a_photo_without_a_full_block_is_refused(tmp_path, capsys):
     ('{"kind": "qwirkle-set-profile", "colours": ["red"], "adapter": {"version": 1}}',
      "six known colours"),
     ('{"kind": "qwirkle-set-profile", "colours": ["red", "orange", "yellow", "green", "blue",'
-     ' "purple"], "adapter": {"version": 7}}', "version 1"),
+     ' "purple"], "adapter": {"version": 7}}', "calibrate again"),
 ])
 def test_scan_refuses_a_bad_profile_with_a_clear_message(tmp_path, capsys, content, message):
     profile = tmp_path / "profile.json"
