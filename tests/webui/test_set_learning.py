@@ -81,6 +81,14 @@ def test_a_picture_that_is_not_the_block_is_refused_and_changes_nothing(app, tab
         assert said in english and arabic != english and not re.search(r"[a-z]{3}", arabic)
     assert table.client.get("/api/set").get_json() == {"set": None}
 
+    # a camera that was lost: its last picture is not what lies on the table now
+    camera.show(calibration_photo(OLDER, COLOURS))
+    app.extensions["qwirkle_games"].set_camera("lost", "unplugged")
+    response = table.post("/api/set")
+    assert response.status_code == 409
+    assert response.get_json()["reason_code"] == "camera_no_picture"
+    assert table.client.get("/api/set").get_json() == {"set": None}
+
 
 @pytest.mark.parametrize("payload", [
     {"colours": ["red", "orange", "yellow", "green", "blue"]},
