@@ -13,7 +13,6 @@ result then serves for predicting missing tiles and for cutting crops.
 
 from __future__ import annotations
 
-import heapq
 from dataclasses import dataclass
 
 import cv2
@@ -267,29 +266,36 @@ def _spanning_cells(offsets: np.ndarray, tiles: int) -> tuple[np.ndarray, np.nda
     """
     n = offsets.shape[0]
     rounded = np.rint(offsets)
-    error = np.abs(offsets - rounded).max(axis=2)
-    length = np.abs(offsets).max(axis=2)
-    ok = (error < 0.3) & (length < MAX_STEP) & (np.abs(rounded).sum(axis=2) > 0)
-    anchor = np.arange(n) >= tiles
-    cost = error + 0.05 * length + ANCHOR_COST * (anchor[:, None] | anchor[None, :])
+    off_x, off_y = np.abs(offsets[..., 0]), np.abs(offsets[..., 1])  # planes: fast to combine
+    miss = np.abs(offsets - rounded)
+    error = np.maximum(miss[..., 0], miss[..., 1])
+    length = np.maximum(off_x, off_y)
+    ok = (error < 0.3) & (length < MAX_STEP) & (length >= 0.5)  # a step rounds to a move
+    cost = error + 0.05 * length
+    cost[tiles:] += ANCHOR_COST
+    cost[:tiles, tiles:] += ANCHOR_COST
+    cost[~ok] = np.inf
+    step = rounded.astype(int)
     cells = np.zeros((n, 2), int)
     group = np.full(n, -1)
+    # Prim's algorithm on the dense cost matrix: each point's cheapest step from the tree so
+    # far, updated with one vector operation per point joined (a heap of Python tuples
+    # costs more than the whole lattice fit otherwise)
+    best = np.full(n, np.inf)
+    parent = np.zeros(n, int)
     for seed in range(n):
         if group[seed] >= 0:
             continue
-        group[seed] = seed
-        heap = [(float(cost[seed, j]), seed, int(j)) for j in np.flatnonzero(ok[seed])
-                if group[j] < 0]
-        heapq.heapify(heap)
-        while heap:
-            _, parent, child = heapq.heappop(heap)
-            if group[child] >= 0:
-                continue
-            group[child] = seed
-            cells[child] = cells[parent] + rounded[parent, child].astype(int)
-            for j in np.flatnonzero(ok[child]):
-                if group[j] < 0:
-                    heapq.heappush(heap, (float(cost[child, j]), child, int(j)))
+        group[seed], node = seed, seed
+        while True:
+            closer = (cost[node] < best) & (group < 0)
+            best[closer], parent[closer] = cost[node, closer], node
+            node = int(np.argmin(best))
+            if best[node] == np.inf:
+                break
+            best[node] = np.inf
+            group[node] = seed
+            cells[node] = cells[parent[node]] + step[parent[node], node]
     return cells, group
 
 
