@@ -17,6 +17,7 @@ are in that copy's pixels, and ``Work.scale`` maps them back to the photo.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -39,6 +40,15 @@ class Work:
     scale: float  # working px per photo px
     ratio: np.ndarray  # float32 brightness relative to the local bright level
     dark: np.ndarray  # uint8 0/1: tile body (or anything as dark)
+
+    @cached_property
+    def quarter(self) -> tuple[np.ndarray, np.ndarray]:
+        """The image (float32) and ``ratio`` at a quarter of the working size, for the wide looks
+        at the table's colour; made once, as several steps (and rounds) take those looks."""
+        small = cv2.resize(self.image, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+        ratio = cv2.resize(self.ratio, (small.shape[1], small.shape[0]),
+                           interpolation=cv2.INTER_AREA)
+        return small.astype(np.float32), ratio
 
 
 @dataclass(frozen=True)
@@ -377,13 +387,12 @@ def _unlike_background(work: Work, points: np.ndarray, colours: np.ndarray, tile
     reach (a table as dark as the tiles) the whole table's colour stands in; the second array
     says where the local colour was known.
     """
-    small = cv2.resize(work.image, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
-    ratio = cv2.resize(work.ratio, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_AREA)
+    small, ratio = work.quarter
     away = _away_from(small.shape[:2], np.concatenate([tiles, points]), pitch)
     free = (ratio > RIM_RATIO).astype(np.uint8) & away
     k = max(3, int(0.75 * pitch) | 1)
     weight = cv2.blur(free.astype(np.float32), (k, k))
-    mean = cv2.blur(small.astype(np.float32) * free[..., None], (k, k))
+    mean = cv2.blur(small * free[..., None], (k, k))
     h, w = free.shape
     u = np.clip((points[:, 0] * 0.25).astype(int), 0, w - 1)
     v = np.clip((points[:, 1] * 0.25).astype(int), 0, h - 1)
@@ -422,7 +431,7 @@ def drop_table_like(work: Work, symbols: list[Symbol], pitch: float) -> list[Sym
     faint = [s for s in symbols if s.contrast < CLEAR_CONTRAST]
     if not faint:
         return symbols
-    small = cv2.resize(work.image, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+    small, _ = work.quarter
     away = _away_from(small.shape[:2], np.array([s.center for s in symbols]), pitch)
     if away.sum() < 0.2 * away.size:
         return symbols
@@ -471,7 +480,7 @@ def find_squares(work: Work, symbols: list[Symbol], pitch: float) -> np.ndarray:
     gray = cv2.cvtColor(work.image, cv2.COLOR_BGR2GRAY)
     # stretched to the local bright level, so the line contrast is relative: a warm lamp or
     # half light lowers a printed line's contrast in grey levels along with the whole board
-    gray = np.clip(255.0 * gray / (_bright_level(gray) + 8.0), 0, 255).astype(np.uint8)
+    gray = cv2.divide(gray, _bright_level(gray) + 8.0, scale=255.0, dtype=cv2.CV_8U)
     block = max(3, int(pitch / 2) | 1)
     line = cv2.adaptiveThreshold(gray, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
                                  block, LINE_CONTRAST)

@@ -43,6 +43,18 @@ class Grid:
         """Fractional cell coordinates of working-pixel positions."""
         return project(np.linalg.inv(self.homography), points)
 
+    def joined(self, points: np.ndarray) -> Grid:
+        """This grid with ``points`` added at the cells they lie in, without a new fit.
+
+        For tiles found where this grid predicted them: a few points more hardly move a fit
+        of many, and fitting again costs more than finding them did.
+        """
+        cells = np.concatenate([self.cells, np.rint(self.to_cells(points)).astype(int)])
+        keep = np.concatenate([self.keep, np.ones(len(points), bool)])
+        labels, counts = np.unique(self.group[self.keep], return_counts=True)
+        group = np.concatenate([self.group, np.full(len(points), labels[np.argmax(counts)])])
+        return _rebased(cells, self.homography, keep, group)
+
 
 def project(homography: np.ndarray, points: np.ndarray) -> np.ndarray:
     """Apply a homography to an (N, 2) array of points."""
@@ -151,9 +163,15 @@ def assign_cells(points: np.ndarray, extents: np.ndarray, axes: np.ndarray,
                                     basis * np.median(scale))
     cells, keep = _merge_groups(cells[:n], group[:n], shifts,
                                 project(np.linalg.inv(homography), points))
+    return _rebased(cells, homography, keep, group[:n])
+
+
+def _rebased(cells: np.ndarray, homography: np.ndarray, keep: np.ndarray,
+             group: np.ndarray) -> Grid:
+    """The grid with its cells renumbered so the kept ones start at (0, 0)."""
     origin = cells[keep].min(axis=0)
     shift = np.array([[1.0, 0.0, origin[0]], [0.0, 1.0, origin[1]], [0.0, 0.0, 1.0]])
-    return Grid(cells - origin, homography @ shift, keep, group[:n])
+    return Grid(cells - origin, homography @ shift, keep, group)
 
 
 MIN_SQUARES = 12

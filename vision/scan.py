@@ -160,7 +160,7 @@ def locate_tiles(image: np.ndarray) -> Located:
         if not extra:
             break
         symbols = symbols + extra
-        grid = _fit(symbols, axes, squares)
+        grid = grid.joined(np.array([s.center for s in extra]))
     apart = _off_board(grid, squares)
     loose = np.array([s.center for s in symbols])[apart].reshape(-1, 2)
     if apart.any():  # the board's own lattice, not bent towards a rack's tiles
