@@ -480,7 +480,7 @@ def find_squares(work: Work, symbols: list[Symbol], pitch: float) -> np.ndarray:
     gray = cv2.cvtColor(work.image, cv2.COLOR_BGR2GRAY)
     # stretched to the local bright level, so the line contrast is relative: a warm lamp or
     # half light lowers a printed line's contrast in grey levels along with the whole board
-    gray = cv2.divide(gray, _bright_level(gray) + 8.0, scale=255.0, dtype=cv2.CV_8U)
+    gray = np.clip(255.0 * gray / (_bright_level(gray) + 8.0), 0, 255).astype(np.uint8)
     block = max(3, int(pitch / 2) | 1)
     line = cv2.adaptiveThreshold(gray, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
                                  block, LINE_CONTRAST)
