@@ -125,30 +125,55 @@ def _orient(axes: np.ndarray) -> np.ndarray:
     return np.array([x, y])
 
 
-def assign_cells(points: np.ndarray, extents: np.ndarray, axes: np.ndarray,
-                 anchors: np.ndarray | None = None) -> Grid:
-    """Integer cells for symbol centres, given the two axis directions.
+@dataclass(frozen=True)
+class Sketch:
+    """The lattice as the symbols alone show it: the first pass of :func:`assign_cells`.
 
-    The first pass measures offsets in an affine frame scaled by the local symbol size; the
-    homography fitted to its cells then re-measures every offset in true lattice units
-    (handling strong perspective), and a second pass assigns the final cells.
-
-    ``anchors`` are centres of empty printed board squares (:func:`vision.detect.find_squares`).
-    They join the second pass as stepping stones, so groups of tiles that touch nowhere (the
-    separate diagonals of the board game's start) are linked cell by cell across the board,
-    seams included; they get no cells of their own.
+    It does not depend on the board's squares, so a scan that looks for those only when the
+    tiles alone leave groups apart makes it once for both tries.
     """
-    n = len(points)
-    if n == 0:
-        return Grid(np.zeros((0, 2), int), np.eye(3), np.zeros(0, bool), np.zeros(0, int))
+
+    points: np.ndarray  # (N, 2) working pixels
+    homography: np.ndarray  # cell -> working pixel, from the first cells
+    step: np.ndarray  # (2, 2) columns: one cell along each axis at the typical symbol size
+
+
+def sketch(points: np.ndarray, extents: np.ndarray, axes: np.ndarray) -> Sketch:
+    """A first lattice through symbol centres, given the two axis directions.
+
+    Offsets are measured in an affine frame scaled by the local symbol size, which holds
+    across a small neighbourhood whatever the perspective.
+    """
+    if not len(points):
+        return Sketch(points.reshape(0, 2), np.eye(3), np.eye(2))
     scale = _local_scale(points, extents)
     basis = axes.T * _pitch_ratios(points, scale, axes)  # columns: one cell step, per unit scale
     inv = np.linalg.inv(basis)
     diff = points[None, :, :] - points[:, None, :]
     pair_scale = 0.5 * (scale[:, None] + scale[None, :])
     offsets = np.einsum("ij,abj->abi", inv, diff) / pair_scale[..., None]
-    cells, group = _spanning_cells(offsets, n)
-    homography, _ = _joint_fit(cells, points, group, basis * np.median(scale))
+    cells, group = _spanning_cells(offsets, len(points))
+    step = basis * np.median(scale)
+    homography, _ = _joint_fit(cells, points, group, step)
+    return Sketch(points, homography, step)
+
+
+def assign_cells(first: Sketch, anchors: np.ndarray | None = None) -> Grid:
+    """Integer cells for the symbol centres of a :func:`sketch`.
+
+    The sketch's homography re-measures every offset in true lattice units (handling strong
+    perspective), and a second pass assigns the final cells.
+
+    ``anchors`` are centres of empty printed board squares (:func:`vision.detect.find_squares`).
+    They join the second pass as stepping stones, so groups of tiles that touch nowhere (the
+    separate diagonals of the board game's start) are linked cell by cell across the board,
+    seams included; they get no cells of their own.
+    """
+    points = first.points
+    n = len(points)
+    if n == 0:
+        return Grid(np.zeros((0, 2), int), np.eye(3), np.zeros(0, bool), np.zeros(0, int))
+    homography = first.homography
     if anchors is not None and len(anchors):
         homography = _board_homography(anchors, homography)
     fractional = project(np.linalg.inv(homography), points)
@@ -159,8 +184,7 @@ def assign_cells(points: np.ndarray, extents: np.ndarray, axes: np.ndarray,
     offsets = fractional[None, :, :] - fractional[:, None, :]
     cells, group = _spanning_cells(offsets, n)
     used = np.isin(group, group[:n])  # anchors linked to no tile are left out
-    homography, shifts = _joint_fit(cells[used], everything[used], group[used],
-                                    basis * np.median(scale))
+    homography, shifts = _joint_fit(cells[used], everything[used], group[used], first.step)
     cells, keep = _merge_groups(cells[:n], group[:n], shifts,
                                 project(np.linalg.inv(homography), points))
     return _rebased(cells, homography, keep, group[:n])

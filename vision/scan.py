@@ -145,11 +145,12 @@ def locate_tiles(image: np.ndarray) -> Located:
     # a printed board's empty squares link groups of tiles that touch nowhere (the board
     # game's first diagonals); looking for them is costly, so only then: when the symbols lie
     # plainly apart, or when the lattice fitted without them finds separate groups
+    first = lattice.sketch(points, extents, axes)
     squares = np.zeros((0, 2))
-    grid = None if _apart(points, extents) else _fit(symbols, axes, squares)
+    grid = None if _apart(points, extents) else lattice.assign_cells(first, squares)
     if grid is None or not grid.linked:
         squares = detect.find_squares(work, symbols, float(np.median(extents)) / SYMBOL_SIDE)
-        grid = _fit(symbols, axes, squares)
+        grid = lattice.assign_cells(first, squares)
     fitting = _symbol_sized(symbols, grid)
     if not fitting.all() and fitting.any():  # dropped: one point less hardly moves the fit
         symbols = [s for s, ok in zip(symbols, fitting, strict=True) if ok]
@@ -166,8 +167,9 @@ def locate_tiles(image: np.ndarray) -> Located:
     if apart.any():  # the board's own lattice, not bent towards a rack's tiles
         symbols = [s for s, off in zip(symbols, apart, strict=True) if not off]
         points = np.array([s.center for s in symbols])
-        axes = lattice.axis_directions(work, points, np.array([s.extent for s in symbols]))
-        grid = _fit(symbols, axes, squares)
+        extents = np.array([s.extent for s in symbols])
+        axes = lattice.axis_directions(work, points, extents)
+        grid = lattice.assign_cells(lattice.sketch(points, extents, axes), squares)
     points = np.array([s.center for s in symbols])[grid.keep]
     homography = _to_photo(work) @ grid.homography
     cells = grid.cells[grid.keep]
@@ -222,6 +224,7 @@ def _off_board(grid: lattice.Grid, squares: np.ndarray) -> np.ndarray:
     label = np.arange(len(nodes))
     while True:  # spread the smallest label over each linked group
         spread = np.where(linked, label[None, :], len(nodes)).min(axis=1)
+        spread = spread[spread]  # a label is a node of the group: take its label too
         if (spread == label).all():
             break
         label = spread
@@ -229,13 +232,6 @@ def _off_board(grid: lattice.Grid, squares: np.ndarray) -> np.ndarray:
     apart = np.zeros(len(grid.keep), bool)
     apart[idx] = label[: len(idx)] != values[np.argmax(counts)]
     return apart
-
-
-def _fit(symbols: list[detect.Symbol], axes: np.ndarray, squares: np.ndarray) -> lattice.Grid:
-    """The lattice through the symbols' centres."""
-    points = np.array([s.center for s in symbols])
-    extents = np.array([s.extent for s in symbols])
-    return lattice.assign_cells(points, extents, axes, squares)
 
 
 SYMBOL_AREA = (0.1, 0.8)
@@ -388,14 +384,17 @@ def _free_neighbours(cells: np.ndarray, fractional: np.ndarray,
     from every tile next to it (the mean of where they really lie, nudges and all)."""
     targets = (cells[:, None, :] + steps[None]).reshape(-1, 2)
     guesses = (fractional[:, None, :] + steps[None]).reshape(-1, 2)
-    free = ~(targets[:, None, :] == cells[None]).all(axis=2).any(axis=1)
+    # cells as single integers, row by row (sorted as the cells are lexicographically)
+    low, rows = targets.min(axis=0), int(np.ptp(targets[:, 1])) + 1
+    key = (targets[:, 0] - low[0]) * rows + targets[:, 1] - low[1]
+    free = ~np.isin(key, (cells[:, 0] - low[0]) * rows + cells[:, 1] - low[1])
     if not free.any():
         return np.zeros((0, 2), int), np.zeros((0, 2))
-    found, which = np.unique(targets[free], axis=0, return_inverse=True)
-    which = which.reshape(-1)
-    centres = np.zeros((len(found), 2))
-    np.add.at(centres, which, guesses[free])
-    return found, centres / np.bincount(which, minlength=len(found))[:, None]
+    found, which = np.unique(key[free], return_inverse=True)
+    count = np.bincount(which, minlength=len(found))
+    centres = np.stack([np.bincount(which, guesses[free, axis], len(found)) / count
+                        for axis in (0, 1)], axis=1)
+    return np.stack([found // rows + low[0], found % rows + low[1]], axis=1), centres
 
 
 PROBE = 24
