@@ -31,9 +31,14 @@ class Grid:
     group: np.ndarray  # (N,) int: points linked by short steps (or anchors) share a group
 
     @property
+    def groups(self) -> int:
+        """How many groups the kept points fall into (placed by the joint fit, not linked)."""
+        return len(np.unique(self.group[self.keep]))
+
+    @property
     def linked(self) -> bool:
         """Every kept point is linked to every other: one group, whatever the anchors."""
-        return len(np.unique(self.group[self.keep])) <= 1
+        return self.groups <= 1
 
     def to_pixels(self, cells: np.ndarray) -> np.ndarray:
         """Working-pixel positions of (fractional) cell coordinates."""
@@ -374,24 +379,25 @@ def _joint_fit(cells: np.ndarray, points: np.ndarray, group: np.ndarray,
     largest group alone (a single line or diagonal) cannot fix it.
     """
     homography = _fit(cells, points, group, basis)
-    labels, counts = np.unique(group, return_counts=True)
-    main = labels[np.argmax(counts)]
-    shifts = {int(g): np.zeros(2) for g in labels}
+    labels, member, counts = np.unique(group, return_inverse=True, return_counts=True)
+    if len(labels) == 1:  # nothing to place
+        return homography, {int(labels[0]): np.zeros(2)}
+    main = int(np.argmax(counts))
+    shift = np.zeros((len(labels), 2))
     placed = cells.astype(np.float64)
     for _ in range(6):
-        fractional = project(np.linalg.inv(homography), points)
-        for g in labels:
-            if g != main:
-                idx = group == g
-                shifts[int(g)] = np.median(fractional[idx] - cells[idx], axis=0)
-        before, placed = placed, cells + np.array([shifts[int(g)] for g in group])
-        if len(labels) == 1 or not _spans_plane(placed) or np.abs(placed - before).max() < 0.002:
-            break  # nothing to place, or settled: the last refit already saw these shifts
+        miss = project(np.linalg.inv(homography), points) - cells
+        for k in range(len(labels)):
+            if k != main:
+                shift[k] = np.median(miss[member == k], axis=0)
+        before, placed = placed, cells + shift[member]
+        if not _spans_plane(placed) or np.abs(placed - before).max() < 0.002:
+            break  # settled: the last refit already saw these shifts
         refit, _ = cv2.findHomography(placed, points, 0)
         if refit is None:
             break
         homography = refit
-    return homography, shifts
+    return homography, dict(zip(labels.tolist(), shift, strict=True))
 
 
 def _spans_plane(cells: np.ndarray) -> bool:

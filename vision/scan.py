@@ -161,15 +161,14 @@ def locate_tiles(image: np.ndarray) -> Located:
         if not extra:
             break
         symbols = symbols + extra
-        grid = grid.joined(np.array([s.center for s in extra]))
+        grid = _joined(grid, symbols, extra, axes, squares)
     apart = _off_board(grid, squares)
     loose = np.array([s.center for s in symbols])[apart].reshape(-1, 2)
     if apart.any():  # the board's own lattice, not bent towards a rack's tiles
         symbols = [s for s, off in zip(symbols, apart, strict=True) if not off]
         points = np.array([s.center for s in symbols])
-        extents = np.array([s.extent for s in symbols])
-        axes = lattice.axis_directions(work, points, extents)
-        grid = lattice.assign_cells(lattice.sketch(points, extents, axes), squares)
+        axes = lattice.axis_directions(work, points, np.array([s.extent for s in symbols]))
+        grid = _fit(symbols, axes, squares)
     points = np.array([s.center for s in symbols])[grid.keep]
     homography = _to_photo(work) @ grid.homography
     cells = grid.cells[grid.keep]
@@ -232,6 +231,29 @@ def _off_board(grid: lattice.Grid, squares: np.ndarray) -> np.ndarray:
     apart = np.zeros(len(grid.keep), bool)
     apart[idx] = label[: len(idx)] != values[np.argmax(counts)]
     return apart
+
+
+def _joined(grid: lattice.Grid, symbols: list[detect.Symbol], extra: list[detect.Symbol],
+            axes: np.ndarray, squares: np.ndarray) -> lattice.Grid:
+    """The lattice with the recovered symbols ``extra`` (the last of ``symbols``) added.
+
+    They lie where the lattice expects tiles, which hardly moves a fit: they join it as it
+    is. Only where the fit had to place groups apart is it done again, since a new tile may
+    link groups or place them better; but a new fit that splits the tiles into more groups
+    than before places them worse, and the tiles join the old one then.
+    """
+    joined = grid.joined(np.array([s.center for s in extra]))
+    if grid.linked:
+        return joined
+    refit = _fit(symbols, axes, squares)
+    return refit if refit.groups <= grid.groups else joined
+
+
+def _fit(symbols: list[detect.Symbol], axes: np.ndarray, squares: np.ndarray) -> lattice.Grid:
+    """The lattice through the symbols' centres."""
+    points = np.array([s.center for s in symbols])
+    extents = np.array([s.extent for s in symbols])
+    return lattice.assign_cells(lattice.sketch(points, extents, axes), squares)
 
 
 SYMBOL_AREA = (0.1, 0.8)
@@ -330,7 +352,7 @@ def _completed(image: np.ndarray, located: Located,
     ``crops`` are the tiles' own crops, the yardstick for "as dark as tile body".
     """
     homography = located.lattice.homography
-    body, gain = _body_level(crops), frame_gain(crops)
+    body, gain = _body_level(crops), None  # the light's gain only once the model is needed
     cells, fractional = located.cells, located.fractional
     added = [np.zeros((0, CROP, CROP, 3), np.uint8)]
     for _ in range(COMPLETION_ROUNDS):
@@ -351,8 +373,10 @@ def _completed(image: np.ndarray, located: Located,
         free, centres = free[likely], centres[likely]
         extra = extract_crops(image, homography, centres)
         tile = _dark_share(extra, body) >= COMPLETION_DARK_SHARE  # the model only here
-        tile[tile] = [g.tile_prob >= COMPLETION_TILE_PROB
-                      for g in classify_crops(extra[tile], gain=gain)]
+        if tile.any():
+            gain = frame_gain(crops) if gain is None else gain
+            tile[tile] = [g.tile_prob >= COMPLETION_TILE_PROB
+                          for g in classify_crops(extra[tile], gain=gain)]
         if not tile.any():
             break
         cells = np.concatenate([cells, free[tile]])
@@ -414,7 +438,8 @@ def _body_level(crops: np.ndarray) -> float:
     """How bright tile body is in this photo: the median of the darkest share of tiles' middles
     (the share the classifier takes as body too)."""
     values = _middle_values(crops)
-    return float(np.median(np.sort(values, axis=1)[:, : int(BODY_SHARE * values.shape[1])]))
+    darkest = int(BODY_SHARE * values.shape[1])
+    return float(np.median(np.partition(values, darkest - 1, axis=1)[:, :darkest]))
 
 
 def _dark_share(crops: np.ndarray, body: float) -> np.ndarray:
