@@ -17,12 +17,20 @@ are in that copy's pixels, and ``Work.scale`` maps them back to the photo.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
 
 WORK_SIDE = 1024
-"""Long side of the working copy: tiles of a 1,600-px photo stay ~45 px, enough for detection."""
+"""Longest side of the working copy."""
+
+HALVED_SIDE = 800
+"""A photo is halved while its long side stays at least this: a 1,600-px phone photo is
+worked on at 800 px, where the course photos' tiles are ~33 px, enough for detection (every
+variant of `scripts/eval_real.py` stays at 100 %), and every step on the working copy costs
+0.6 of what it does at 1,024 px. Halving is cheap and anti-aliased; a webcam frame of 960 px
+stays whole."""
 
 DARK_RATIO = 0.36
 """A pixel is tile body when darker than this fraction of its neighbourhood's bright level."""
@@ -40,6 +48,15 @@ class Work:
     ratio: np.ndarray  # float32 brightness relative to the local bright level
     dark: np.ndarray  # uint8 0/1: tile body (or anything as dark)
 
+    @cached_property
+    def quarter(self) -> tuple[np.ndarray, np.ndarray]:
+        """The image (float32) and ``ratio`` at a quarter of the working size, for the wide looks
+        at the table's colour; made once, as several steps (and rounds) take those looks."""
+        small = cv2.resize(self.image, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+        ratio = cv2.resize(self.ratio, (small.shape[1], small.shape[0]),
+                           interpolation=cv2.INTER_AREA)
+        return small.astype(np.float32), ratio
+
 
 @dataclass(frozen=True)
 class Symbol:
@@ -56,8 +73,7 @@ def prepare(image: np.ndarray) -> Work:
     """Downscale the photo and build the relative-brightness and dark masks."""
     if image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 16:
         raise ValueError(f"expected a BGR colour image, got an array of shape {image.shape}")
-    scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
-    work = _shrink(image, scale)
+    work = _shrink(image)
     scale = work.shape[1] / image.shape[1]
     blue, green, red = cv2.split(work)
     value = cv2.GaussianBlur(cv2.max(cv2.max(blue, green), red), (3, 3), 0)
@@ -66,12 +82,13 @@ def prepare(image: np.ndarray) -> Work:
     return Work(work, scale, ratio, dark)
 
 
-def _shrink(image: np.ndarray, scale: float) -> np.ndarray:
-    """Downscale by halving (cheap, anti-aliased) while possible, then one linear resize."""
-    while scale <= 0.5:
+def _shrink(image: np.ndarray) -> np.ndarray:
+    """The working copy: halved down to :data:`HALVED_SIDE` at the least, then resized to
+    :data:`WORK_SIDE` if still longer."""
+    while max(image.shape[:2]) >= 2 * HALVED_SIDE:
         image = cv2.pyrDown(image)
-        scale *= 2
-    if scale == 1.0:
+    scale = WORK_SIDE / max(image.shape[:2])
+    if scale >= 1.0:
         return image
     return cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
 
@@ -377,13 +394,12 @@ def _unlike_background(work: Work, points: np.ndarray, colours: np.ndarray, tile
     reach (a table as dark as the tiles) the whole table's colour stands in; the second array
     says where the local colour was known.
     """
-    small = cv2.resize(work.image, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
-    ratio = cv2.resize(work.ratio, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_AREA)
+    small, ratio = work.quarter
     away = _away_from(small.shape[:2], np.concatenate([tiles, points]), pitch)
     free = (ratio > RIM_RATIO).astype(np.uint8) & away
     k = max(3, int(0.75 * pitch) | 1)
     weight = cv2.blur(free.astype(np.float32), (k, k))
-    mean = cv2.blur(small.astype(np.float32) * free[..., None], (k, k))
+    mean = cv2.blur(small * free[..., None], (k, k))
     h, w = free.shape
     u = np.clip((points[:, 0] * 0.25).astype(int), 0, w - 1)
     v = np.clip((points[:, 1] * 0.25).astype(int), 0, h - 1)
@@ -422,7 +438,7 @@ def drop_table_like(work: Work, symbols: list[Symbol], pitch: float) -> list[Sym
     faint = [s for s in symbols if s.contrast < CLEAR_CONTRAST]
     if not faint:
         return symbols
-    small = cv2.resize(work.image, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+    small, _ = work.quarter
     away = _away_from(small.shape[:2], np.array([s.center for s in symbols]), pitch)
     if away.sum() < 0.2 * away.size:
         return symbols
@@ -471,7 +487,9 @@ def find_squares(work: Work, symbols: list[Symbol], pitch: float) -> np.ndarray:
     gray = cv2.cvtColor(work.image, cv2.COLOR_BGR2GRAY)
     # stretched to the local bright level, so the line contrast is relative: a warm lamp or
     # half light lowers a printed line's contrast in grey levels along with the whole board
-    gray = np.clip(255.0 * gray / (_bright_level(gray) + 8.0), 0, 255).astype(np.uint8)
+    stretched = 255.0 * gray
+    stretched /= _bright_level(gray) + 8.0
+    gray = np.minimum(stretched, 255.0, out=stretched).astype(np.uint8)  # never below 0
     block = max(3, int(pitch / 2) | 1)
     line = cv2.adaptiveThreshold(gray, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
                                  block, LINE_CONTRAST)

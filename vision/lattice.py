@@ -13,7 +13,6 @@ result then serves for predicting missing tiles and for cutting crops.
 
 from __future__ import annotations
 
-import heapq
 from dataclasses import dataclass
 
 import cv2
@@ -32,9 +31,14 @@ class Grid:
     group: np.ndarray  # (N,) int: points linked by short steps (or anchors) share a group
 
     @property
+    def groups(self) -> int:
+        """How many groups the kept points fall into (placed by the joint fit, not linked)."""
+        return len(np.unique(self.group[self.keep]))
+
+    @property
     def linked(self) -> bool:
         """Every kept point is linked to every other: one group, whatever the anchors."""
-        return len(np.unique(self.group[self.keep])) <= 1
+        return self.groups <= 1
 
     def to_pixels(self, cells: np.ndarray) -> np.ndarray:
         """Working-pixel positions of (fractional) cell coordinates."""
@@ -43,6 +47,18 @@ class Grid:
     def to_cells(self, points: np.ndarray) -> np.ndarray:
         """Fractional cell coordinates of working-pixel positions."""
         return project(np.linalg.inv(self.homography), points)
+
+    def joined(self, points: np.ndarray) -> Grid:
+        """This grid with ``points`` added at the cells they lie in, without a new fit.
+
+        For tiles found where this grid predicted them: a few points more hardly move a fit
+        of many, and fitting again costs more than finding them did.
+        """
+        cells = np.concatenate([self.cells, np.rint(self.to_cells(points)).astype(int)])
+        keep = np.concatenate([self.keep, np.ones(len(points), bool)])
+        labels, counts = np.unique(self.group[self.keep], return_counts=True)
+        group = np.concatenate([self.group, np.full(len(points), labels[np.argmax(counts)])])
+        return _rebased(cells, self.homography, keep, group)
 
 
 def project(homography: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -114,30 +130,55 @@ def _orient(axes: np.ndarray) -> np.ndarray:
     return np.array([x, y])
 
 
-def assign_cells(points: np.ndarray, extents: np.ndarray, axes: np.ndarray,
-                 anchors: np.ndarray | None = None) -> Grid:
-    """Integer cells for symbol centres, given the two axis directions.
+@dataclass(frozen=True)
+class Sketch:
+    """The lattice as the symbols alone show it: the first pass of :func:`assign_cells`.
 
-    The first pass measures offsets in an affine frame scaled by the local symbol size; the
-    homography fitted to its cells then re-measures every offset in true lattice units
-    (handling strong perspective), and a second pass assigns the final cells.
-
-    ``anchors`` are centres of empty printed board squares (:func:`vision.detect.find_squares`).
-    They join the second pass as stepping stones, so groups of tiles that touch nowhere (the
-    separate diagonals of the board game's start) are linked cell by cell across the board,
-    seams included; they get no cells of their own.
+    It does not depend on the board's squares, so a scan that looks for those only when the
+    tiles alone leave groups apart makes it once for both tries.
     """
-    n = len(points)
-    if n == 0:
-        return Grid(np.zeros((0, 2), int), np.eye(3), np.zeros(0, bool), np.zeros(0, int))
+
+    points: np.ndarray  # (N, 2) working pixels
+    homography: np.ndarray  # cell -> working pixel, from the first cells
+    step: np.ndarray  # (2, 2) columns: one cell along each axis at the typical symbol size
+
+
+def sketch(points: np.ndarray, extents: np.ndarray, axes: np.ndarray) -> Sketch:
+    """A first lattice through symbol centres, given the two axis directions.
+
+    Offsets are measured in an affine frame scaled by the local symbol size, which holds
+    across a small neighbourhood whatever the perspective.
+    """
+    if not len(points):
+        return Sketch(points.reshape(0, 2), np.eye(3), np.eye(2))
     scale = _local_scale(points, extents)
     basis = axes.T * _pitch_ratios(points, scale, axes)  # columns: one cell step, per unit scale
     inv = np.linalg.inv(basis)
     diff = points[None, :, :] - points[:, None, :]
     pair_scale = 0.5 * (scale[:, None] + scale[None, :])
     offsets = np.einsum("ij,abj->abi", inv, diff) / pair_scale[..., None]
-    cells, group = _spanning_cells(offsets, n)
-    homography, _ = _joint_fit(cells, points, group, basis * np.median(scale))
+    cells, group = _spanning_cells(offsets, len(points))
+    step = basis * np.median(scale)
+    homography, _ = _joint_fit(cells, points, group, step)
+    return Sketch(points, homography, step)
+
+
+def assign_cells(first: Sketch, anchors: np.ndarray | None = None) -> Grid:
+    """Integer cells for the symbol centres of a :func:`sketch`.
+
+    The sketch's homography re-measures every offset in true lattice units (handling strong
+    perspective), and a second pass assigns the final cells.
+
+    ``anchors`` are centres of empty printed board squares (:func:`vision.detect.find_squares`).
+    They join the second pass as stepping stones, so groups of tiles that touch nowhere (the
+    separate diagonals of the board game's start) are linked cell by cell across the board,
+    seams included; they get no cells of their own.
+    """
+    points = first.points
+    n = len(points)
+    if n == 0:
+        return Grid(np.zeros((0, 2), int), np.eye(3), np.zeros(0, bool), np.zeros(0, int))
+    homography = first.homography
     if anchors is not None and len(anchors):
         homography = _board_homography(anchors, homography)
     fractional = project(np.linalg.inv(homography), points)
@@ -148,13 +189,18 @@ def assign_cells(points: np.ndarray, extents: np.ndarray, axes: np.ndarray,
     offsets = fractional[None, :, :] - fractional[:, None, :]
     cells, group = _spanning_cells(offsets, n)
     used = np.isin(group, group[:n])  # anchors linked to no tile are left out
-    homography, shifts = _joint_fit(cells[used], everything[used], group[used],
-                                    basis * np.median(scale))
+    homography, shifts = _joint_fit(cells[used], everything[used], group[used], first.step)
     cells, keep = _merge_groups(cells[:n], group[:n], shifts,
                                 project(np.linalg.inv(homography), points))
+    return _rebased(cells, homography, keep, group[:n])
+
+
+def _rebased(cells: np.ndarray, homography: np.ndarray, keep: np.ndarray,
+             group: np.ndarray) -> Grid:
+    """The grid with its cells renumbered so the kept ones start at (0, 0)."""
     origin = cells[keep].min(axis=0)
     shift = np.array([[1.0, 0.0, origin[0]], [0.0, 1.0, origin[1]], [0.0, 0.0, 1.0]])
-    return Grid(cells - origin, homography @ shift, keep, group[:n])
+    return Grid(cells - origin, homography @ shift, keep, group)
 
 
 MIN_SQUARES = 12
@@ -267,29 +313,36 @@ def _spanning_cells(offsets: np.ndarray, tiles: int) -> tuple[np.ndarray, np.nda
     """
     n = offsets.shape[0]
     rounded = np.rint(offsets)
-    error = np.abs(offsets - rounded).max(axis=2)
-    length = np.abs(offsets).max(axis=2)
-    ok = (error < 0.3) & (length < MAX_STEP) & (np.abs(rounded).sum(axis=2) > 0)
-    anchor = np.arange(n) >= tiles
-    cost = error + 0.05 * length + ANCHOR_COST * (anchor[:, None] | anchor[None, :])
+    off_x, off_y = np.abs(offsets[..., 0]), np.abs(offsets[..., 1])  # planes: fast to combine
+    miss = np.abs(offsets - rounded)
+    error = np.maximum(miss[..., 0], miss[..., 1])
+    length = np.maximum(off_x, off_y)
+    ok = (error < 0.3) & (length < MAX_STEP) & (length >= 0.5)  # a step rounds to a move
+    cost = error + 0.05 * length
+    cost[tiles:] += ANCHOR_COST
+    cost[:tiles, tiles:] += ANCHOR_COST
+    cost[~ok] = np.inf
+    step = rounded.astype(int)
     cells = np.zeros((n, 2), int)
     group = np.full(n, -1)
+    # Prim's algorithm on the dense cost matrix: each point's cheapest step from the tree so
+    # far, updated with one vector operation per point joined (a heap of Python tuples
+    # costs more than the whole lattice fit otherwise)
+    best = np.full(n, np.inf)
+    parent = np.zeros(n, int)
     for seed in range(n):
         if group[seed] >= 0:
             continue
-        group[seed] = seed
-        heap = [(float(cost[seed, j]), seed, int(j)) for j in np.flatnonzero(ok[seed])
-                if group[j] < 0]
-        heapq.heapify(heap)
-        while heap:
-            _, parent, child = heapq.heappop(heap)
-            if group[child] >= 0:
-                continue
-            group[child] = seed
-            cells[child] = cells[parent] + rounded[parent, child].astype(int)
-            for j in np.flatnonzero(ok[child]):
-                if group[j] < 0:
-                    heapq.heappush(heap, (float(cost[child, j]), child, int(j)))
+        group[seed], node = seed, seed
+        while True:
+            closer = (cost[node] < best) & (group < 0)
+            best[closer], parent[closer] = cost[node, closer], node
+            node = int(np.argmin(best))
+            if best[node] == np.inf:
+                break
+            best[node] = np.inf
+            group[node] = seed
+            cells[node] = cells[parent[node]] + step[parent[node], node]
     return cells, group
 
 
@@ -326,24 +379,25 @@ def _joint_fit(cells: np.ndarray, points: np.ndarray, group: np.ndarray,
     largest group alone (a single line or diagonal) cannot fix it.
     """
     homography = _fit(cells, points, group, basis)
-    labels, counts = np.unique(group, return_counts=True)
-    main = labels[np.argmax(counts)]
-    shifts = {int(g): np.zeros(2) for g in labels}
+    labels, member, counts = np.unique(group, return_inverse=True, return_counts=True)
+    if len(labels) == 1:  # nothing to place
+        return homography, {int(labels[0]): np.zeros(2)}
+    main = int(np.argmax(counts))
+    shift = np.zeros((len(labels), 2))
     placed = cells.astype(np.float64)
     for _ in range(6):
-        fractional = project(np.linalg.inv(homography), points)
-        for g in labels:
-            if g != main:
-                idx = group == g
-                shifts[int(g)] = np.median(fractional[idx] - cells[idx], axis=0)
-        before, placed = placed, cells + np.array([shifts[int(g)] for g in group])
-        if len(labels) == 1 or not _spans_plane(placed) or np.abs(placed - before).max() < 0.002:
-            break  # nothing to place, or settled: the last refit already saw these shifts
+        miss = project(np.linalg.inv(homography), points) - cells
+        for k in range(len(labels)):
+            if k != main:
+                shift[k] = np.median(miss[member == k], axis=0)
+        before, placed = placed, cells + shift[member]
+        if not _spans_plane(placed) or np.abs(placed - before).max() < 0.002:
+            break  # settled: the last refit already saw these shifts
         refit, _ = cv2.findHomography(placed, points, 0)
         if refit is None:
             break
         homography = refit
-    return homography, shifts
+    return homography, dict(zip(labels.tolist(), shift, strict=True))
 
 
 def _spans_plane(cells: np.ndarray) -> bool:

@@ -145,11 +145,12 @@ def locate_tiles(image: np.ndarray) -> Located:
     # a printed board's empty squares link groups of tiles that touch nowhere (the board
     # game's first diagonals); looking for them is costly, so only then: when the symbols lie
     # plainly apart, or when the lattice fitted without them finds separate groups
+    first = lattice.sketch(points, extents, axes)
     squares = np.zeros((0, 2))
-    grid = None if _apart(points, extents) else _fit(symbols, axes, squares)
+    grid = None if _apart(points, extents) else lattice.assign_cells(first, squares)
     if grid is None or not grid.linked:
         squares = detect.find_squares(work, symbols, float(np.median(extents)) / SYMBOL_SIDE)
-        grid = _fit(symbols, axes, squares)
+        grid = lattice.assign_cells(first, squares)
     fitting = _symbol_sized(symbols, grid)
     if not fitting.all() and fitting.any():  # dropped: one point less hardly moves the fit
         symbols = [s for s, ok in zip(symbols, fitting, strict=True) if ok]
@@ -160,7 +161,7 @@ def locate_tiles(image: np.ndarray) -> Located:
         if not extra:
             break
         symbols = symbols + extra
-        grid = _fit(symbols, axes, squares)
+        grid = _joined(grid, symbols, extra, axes, squares)
     apart = _off_board(grid, squares)
     loose = np.array([s.center for s in symbols])[apart].reshape(-1, 2)
     if apart.any():  # the board's own lattice, not bent towards a rack's tiles
@@ -222,6 +223,7 @@ def _off_board(grid: lattice.Grid, squares: np.ndarray) -> np.ndarray:
     label = np.arange(len(nodes))
     while True:  # spread the smallest label over each linked group
         spread = np.where(linked, label[None, :], len(nodes)).min(axis=1)
+        spread = spread[spread]  # a label is a node of the group: take its label too
         if (spread == label).all():
             break
         label = spread
@@ -231,11 +233,27 @@ def _off_board(grid: lattice.Grid, squares: np.ndarray) -> np.ndarray:
     return apart
 
 
+def _joined(grid: lattice.Grid, symbols: list[detect.Symbol], extra: list[detect.Symbol],
+            axes: np.ndarray, squares: np.ndarray) -> lattice.Grid:
+    """The lattice with the recovered symbols ``extra`` (the last of ``symbols``) added.
+
+    They lie where the lattice expects tiles, which hardly moves a fit: they join it as it
+    is. Only where the fit had to place groups apart is it done again, since a new tile may
+    link groups or place them better; but a new fit that splits the tiles into more groups
+    than before places them worse, and the tiles join the old one then.
+    """
+    joined = grid.joined(np.array([s.center for s in extra]))
+    if grid.linked:
+        return joined
+    refit = _fit(symbols, axes, squares)
+    return refit if refit.groups <= grid.groups else joined
+
+
 def _fit(symbols: list[detect.Symbol], axes: np.ndarray, squares: np.ndarray) -> lattice.Grid:
     """The lattice through the symbols' centres."""
     points = np.array([s.center for s in symbols])
     extents = np.array([s.extent for s in symbols])
-    return lattice.assign_cells(points, extents, axes, squares)
+    return lattice.assign_cells(lattice.sketch(points, extents, axes), squares)
 
 
 SYMBOL_AREA = (0.1, 0.8)
@@ -334,7 +352,7 @@ def _completed(image: np.ndarray, located: Located,
     ``crops`` are the tiles' own crops, the yardstick for "as dark as tile body".
     """
     homography = located.lattice.homography
-    body, gain = _body_level(crops), frame_gain(crops)
+    body, gain = _body_level(crops), None  # the light's gain only once the model is needed
     cells, fractional = located.cells, located.fractional
     added = [np.zeros((0, CROP, CROP, 3), np.uint8)]
     for _ in range(COMPLETION_ROUNDS):
@@ -355,8 +373,10 @@ def _completed(image: np.ndarray, located: Located,
         free, centres = free[likely], centres[likely]
         extra = extract_crops(image, homography, centres)
         tile = _dark_share(extra, body) >= COMPLETION_DARK_SHARE  # the model only here
-        tile[tile] = [g.tile_prob >= COMPLETION_TILE_PROB
-                      for g in classify_crops(extra[tile], gain=gain)]
+        if tile.any():
+            gain = frame_gain(crops) if gain is None else gain
+            tile[tile] = [g.tile_prob >= COMPLETION_TILE_PROB
+                          for g in classify_crops(extra[tile], gain=gain)]
         if not tile.any():
             break
         cells = np.concatenate([cells, free[tile]])
@@ -388,14 +408,17 @@ def _free_neighbours(cells: np.ndarray, fractional: np.ndarray,
     from every tile next to it (the mean of where they really lie, nudges and all)."""
     targets = (cells[:, None, :] + steps[None]).reshape(-1, 2)
     guesses = (fractional[:, None, :] + steps[None]).reshape(-1, 2)
-    free = ~(targets[:, None, :] == cells[None]).all(axis=2).any(axis=1)
+    # cells as single integers, row by row (sorted as the cells are lexicographically)
+    low, rows = targets.min(axis=0), int(np.ptp(targets[:, 1])) + 1
+    key = (targets[:, 0] - low[0]) * rows + targets[:, 1] - low[1]
+    free = ~np.isin(key, (cells[:, 0] - low[0]) * rows + cells[:, 1] - low[1])
     if not free.any():
         return np.zeros((0, 2), int), np.zeros((0, 2))
-    found, which = np.unique(targets[free], axis=0, return_inverse=True)
-    which = which.reshape(-1)
-    centres = np.zeros((len(found), 2))
-    np.add.at(centres, which, guesses[free])
-    return found, centres / np.bincount(which, minlength=len(found))[:, None]
+    found, which = np.unique(key[free], return_inverse=True)
+    count = np.bincount(which, minlength=len(found))
+    centres = np.stack([np.bincount(which, guesses[free, axis], len(found)) / count
+                        for axis in (0, 1)], axis=1)
+    return np.stack([found // rows + low[0], found % rows + low[1]], axis=1), centres
 
 
 PROBE = 24
@@ -415,7 +438,8 @@ def _body_level(crops: np.ndarray) -> float:
     """How bright tile body is in this photo: the median of the darkest share of tiles' middles
     (the share the classifier takes as body too)."""
     values = _middle_values(crops)
-    return float(np.median(np.sort(values, axis=1)[:, : int(BODY_SHARE * values.shape[1])]))
+    darkest = int(BODY_SHARE * values.shape[1])
+    return float(np.median(np.partition(values, darkest - 1, axis=1)[:, :darkest]))
 
 
 def _dark_share(crops: np.ndarray, body: float) -> np.ndarray:

@@ -94,6 +94,28 @@ def test_tiles_touching_only_at_corners_stay_on_the_diagonal():
         assert _same_up_to_symmetry(found, set(cells)), (angle, sorted(found))
 
 
+def test_a_tile_joined_to_the_lattice_takes_the_cell_it_lies_in():
+    # recovered tiles join the fitted lattice without a new fit (vision.scan._joined)
+    cells = np.array([(x, y) for x in range(4) for y in range(3)])
+    to_pixels = np.array([[40.0, 3.0, 100.0], [-2.0, 41.0, 80.0], [0.0, 0.0, 1.0]])
+    points = lattice.project(to_pixels, cells)
+    grid = lattice.assign_cells(lattice.sketch(points, np.full(len(cells), 30.0), np.eye(2)))
+    added = np.array([[-1, 1], [4, 2]])  # one beyond each side, nudged by a few pixels
+    joined = grid.joined(lattice.project(to_pixels, added) + [3.0, -2.0])
+    expected = np.vstack([cells, added])
+    assert joined.keep.all() and joined.linked
+    assert joined.cells.min(axis=0).tolist() == [0, 0]  # renumbered from the corner again
+    assert (joined.cells - joined.cells[0] == expected - expected[0]).all()
+
+
+@pytest.mark.parametrize(("side", "worked"), [(1600, 800), (3200, 800), (1200, 1024),
+                                              (960, 960), (500, 500)])
+def test_a_photo_is_halved_to_800_px_or_cut_to_1024_px_for_detection(side, worked):
+    work = detect.prepare(np.full((side * 3 // 4, side, 3), 128, np.uint8))
+    assert max(work.image.shape[:2]) == worked
+    assert work.scale == pytest.approx(worked / side)
+
+
 def test_a_glare_hit_tile_is_recovered_from_the_lattice():
     cells = [(0, 0), (1, 0), (2, 0), (3, 0), (1, 1), (1, 2)]
     image, _ = _scene(cells, glare=[(3, 0)], symbol_side=0.7)
