@@ -20,6 +20,10 @@ from engine.tiles import Tile
 
 Cell = tuple[int, int]
 
+REAL_PHOTOS = Path(__file__).resolve().parents[2] / "shared" / "data" / "real"
+"""The annotated real photos, ``../shared/data/real`` beside the repository: read in place,
+never copied into it."""
+
 SYMMETRIES: tuple[tuple[int, int, int, int], ...] = (
     (1, 0, 0, 1), (0, -1, 1, 0), (-1, 0, 0, -1), (0, 1, -1, 0),
     (-1, 0, 0, 1), (1, 0, 0, -1), (0, 1, 1, 0), (0, -1, -1, 0),

@@ -9,8 +9,7 @@ import numpy as np
 import pytest
 
 from engine.tiles import COLOURS, SHAPES, Tile
-from vision import classifier
-from vision.classifier import ModelError, ModelMissingError, classify_crops, resolve_colours
+from vision.classifier import ModelError, ModelMissingError, classify_crops, infer, resolve_colours
 from vision.crops import CROP
 from vision.synth.samples import render_samples, tight_to_contract
 from vision.synth.scene import View, random_layout, random_style, render_board
@@ -77,11 +76,11 @@ def test_the_frame_gain_undoes_the_light_cast_seen_on_tile_bodies():
     warm, _ = _scene(8, COLOURS, count=25, view=view, kelvin=2700.0, white_balance=0.0)
     cool, _ = _scene(8, COLOURS, count=25, view=view, kelvin=7500.0, white_balance=0.0)
     neutral, _ = _scene(8, COLOURS, count=25, view=view, kelvin=6500.0, tint=0.0)
-    base = classifier.frame_gain(neutral)  # the same set and table in daylight
+    base = infer.frame_gain(neutral)  # the same set and table in daylight
     assert np.allclose(base, 1, atol=0.1)
-    b, g, r = classifier.frame_gain(warm) / base
+    b, g, r = infer.frame_gain(warm) / base
     assert b > 1.2 and r < 0.9  # a warm cast: blue lifted, red lowered
-    b, g, r = classifier.frame_gain(cool) / base
+    b, g, r = infer.frame_gain(cool) / base
     assert b < 1 < r
 
 
@@ -135,8 +134,8 @@ def test_unknown_colour_names_are_refused():
 
 def test_missing_model_file_says_where_it_looked(monkeypatch, tmp_path):
     missing = tmp_path / "tile_classifier.onnx"
-    monkeypatch.setattr(classifier, "MODEL_PATH", missing)
-    monkeypatch.setattr(classifier, "_session", None)
+    monkeypatch.setattr(infer, "MODEL_PATH", missing)
+    monkeypatch.setattr(infer, "_session", None)
     with pytest.raises(ModelMissingError, match=str(missing)):
         classify_crops(np.zeros((1, CROP, CROP, 3), np.uint8))
 
@@ -144,7 +143,7 @@ def test_missing_model_file_says_where_it_looked(monkeypatch, tmp_path):
 def test_corrupt_model_file_is_reported(monkeypatch, tmp_path):
     corrupt = tmp_path / "tile_classifier.onnx"
     corrupt.write_bytes(b"not an onnx model")
-    monkeypatch.setattr(classifier, "MODEL_PATH", corrupt)
-    monkeypatch.setattr(classifier, "_session", None)
+    monkeypatch.setattr(infer, "MODEL_PATH", corrupt)
+    monkeypatch.setattr(infer, "_session", None)
     with pytest.raises(ModelError, match="unreadable"):
         classify_crops(np.zeros((1, CROP, CROP, 3), np.uint8))
