@@ -15,8 +15,8 @@ call per frame):
   varied sets and the older printing (vision.synth.tiles);
 - the 36 tight real crops in the real folder's crops/, padded to the crop contract;
 - real photos: tiles located by vision.scan.locate_tiles, cut by vision.crops.extract_crops,
-  matched to game.json by vision.evaluation.align; with `--variants`, every `--every`-th photo
-  also under a warm lamp, half the light, webcam size and all three (vision.evaluation.degrade).
+  matched to game.json by vision.evaluate.real.align; with `--variants`, every `--every`-th photo
+  also under a warm lamp, half the light, webcam size and all three (vision.evaluate.real.degrade).
 
 `tile-scores` gives the "is a tile" scores behind the runtime's thresholds (vision/scan.py):
 - the scan's readings (`scan_image`, tiles and doubtful ones): the lowest score of a real
@@ -48,7 +48,7 @@ from vision import lattice, scan
 from vision.classifier import infer
 from vision.classifier.infer import TileGuess, classify_crops
 from vision.crops import extract_crops
-from vision.evaluation import (
+from vision.evaluate.real import (
     REAL_PHOTOS,
     SYMMETRIES,
     Cell,
@@ -88,7 +88,7 @@ CONDITIONS: dict[str, tuple[dict, dict, SetLook | None]] = {
 """Synthetic conditions: view and style overrides, and a change of the set's look."""
 
 REAL_VARIANTS = ("warm", "half", "webcam", "warm+half+webcam")
-"""Degradations (vision.evaluation.degrade) that `accuracy --variants` adds to the photos."""
+"""Degradations (vision.evaluate.real.degrade) that `accuracy --variants` adds to the photos."""
 
 
 class Score:
