@@ -231,16 +231,19 @@ def accuracy(args: argparse.Namespace) -> int:
             print(score.row(f"held-out synthetic ({path.name}{', ' + part if part else ''})"),
                   flush=True)
     for i, (name, (view_over, style_over, look)) in enumerate(CONDITIONS.items()):
-        score = condition(view_over, style_over, look, args.scenes, args.seed + i)
-        print(score.row(f"synthetic: {name}"), flush=True)
+        if args.scenes:
+            score = condition(view_over, style_over, look, args.scenes, args.seed + i)
+            print(score.row(f"synthetic: {name}"), flush=True)
     for i, set_ in enumerate((COLOURS, WHITE_SET)):
-        score = condition({}, {}, None, args.scenes, args.seed + 100 + i, set_)
-        print(score.row(f"synthetic: {set_[-1]} set"), flush=True)
+        if args.scenes:
+            score = condition({}, {}, None, args.scenes, args.seed + 100 + i, set_)
+            print(score.row(f"synthetic: {set_[-1]} set"), flush=True)
     if args.real is not None:
         print(real_crops(args.real).row("real crops (36, padded)"), flush=True)
         variants = ("original", *REAL_VARIANTS) if args.variants else ("original",)
-        for (variant, game), score in real_scores(
-                real_photos(args.real, variants, args.every)).items():
+        scores = real_scores(real_photos(args.real, variants, args.every))
+        for (variant, game), score in sorted(scores.items(),
+                                             key=lambda item: variants.index(item[0][0])):
             name = "as taken" if variant == "original" else variant
             print(score.row(f"real photos, {name}: {game}"), flush=True)
     return 0
@@ -337,7 +340,8 @@ def main(argv: list[str] | None = None) -> int:
     acc = commands.add_parser("accuracy", help="label accuracy, synthetic and real")
     acc.add_argument("--val", type=Path, nargs="*", default=[],
                      help="held-out synthetic crops (.npz files of create_dataset)")
-    acc.add_argument("--scenes", type=int, default=40, help="scenes per synthetic condition")
+    acc.add_argument("--scenes", type=int, default=40,
+                     help="scenes per synthetic condition (0: none)")
     acc.add_argument("--seed", type=int, default=7)
     acc.add_argument("--variants", action="store_true",
                      help="also score the real photos under lamp, half light and webcam size")

@@ -41,7 +41,7 @@ from vision.scan import load_image, locate_tiles, scan_image
 
 Cell = tuple[int, int]
 
-REAL_PHOTOS = Path(__file__).resolve().parents[2] / "shared" / "data" / "real"
+REAL_PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "data" / "real"
 """The annotated real photos, ``../shared/data/real`` beside the repository: read in place,
 never copied into it."""
 
