@@ -230,12 +230,11 @@ def accuracy(args: argparse.Namespace) -> int:
         for part, score in heldout(path).items():
             print(score.row(f"held-out synthetic ({path.name}{', ' + part if part else ''})"),
                   flush=True)
-    for i, (name, (view_over, style_over, look)) in enumerate(CONDITIONS.items()):
-        if args.scenes:
+    if args.scenes:
+        for i, (name, (view_over, style_over, look)) in enumerate(CONDITIONS.items()):
             score = condition(view_over, style_over, look, args.scenes, args.seed + i)
             print(score.row(f"synthetic: {name}"), flush=True)
-    for i, set_ in enumerate((COLOURS, WHITE_SET)):
-        if args.scenes:
+        for i, set_ in enumerate((COLOURS, WHITE_SET)):
             score = condition({}, {}, None, args.scenes, args.seed + 100 + i, set_)
             print(score.row(f"synthetic: {set_[-1]} set"), flush=True)
     if args.real is not None:
