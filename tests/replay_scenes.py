@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.tiles import Tile
-from vision.move_eval import align_labelled, in_truth_frame
+from vision.evaluate.replay import align_labelled, in_truth_frame
 from vision.source import Frame
 from vision.synth.footage import CLIP_STYLE, FootageStyle, GameRenders, GameScript, video_frames
 

@@ -26,11 +26,11 @@ WORK_SIDE = 1024
 """Longest side of the working copy."""
 
 HALVED_SIDE = 800
-"""A photo is halved while its long side stays at least this: a 1,600-px phone photo is
-worked on at 800 px, where the course photos' tiles are ~33 px, enough for detection (every
-variant of `scripts/eval_real.py` stays at 100 %), and every step on the working copy costs
-0.6 of what it does at 1,024 px. Halving is cheap and anti-aliased; a webcam frame of 960 px
-stays whole."""
+"""A photo is halved while its long side stays at least this: a 1,600-px phone photo is worked on
+at 800 px, where the course photos' tiles are ~33 px, enough for detection (every variant of
+`python -m vision.evaluate.real` stays at 100 %), and every step on the working copy costs 0.6
+of what it does at 1,024 px. Halving is cheap and anti-aliased; a webcam frame of 960 px stays
+whole."""
 
 DARK_RATIO = 0.36
 """A pixel is tile body when darker than this fraction of its neighbourhood's bright level."""

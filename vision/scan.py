@@ -30,9 +30,10 @@ SYMBOL_SIDE = 0.8
 MIN_TILE_PROB = 0.95
 """Below this classifier "is a tile" probability a candidate is not taken for a tile.
 
-Tiles read 0.98 or more in the real photos in four variants and in the game photos of
-`scripts/eval_replay.py`; a hole in the board (table showing through a gap ringed by tiles)
-reads as a square of the table's colour at 0.64 to 0.88 (`scripts/tile_scores.py`)."""
+Tiles read 0.98 or more in the real photos in four variants and in the game photos of `python -m
+vision.evaluate.replay`; a hole in the board (table showing through a gap ringed by tiles) reads
+as a square of the table's colour at 0.64 to 0.88 (`python -m vision.classifier.evaluate
+tile-scores`)."""
 
 MAYBE_TILE_PROB = 0.5
 """Candidates between this and :data:`MIN_TILE_PROB` are kept apart as ``doubtful``."""
@@ -51,10 +52,11 @@ COMPLETION_ROUNDS = 2
 
 COMPLETION_TILE_PROB = 0.995
 """"Is a tile" probability a free cell's crop needs to count as a tile whose symbol was missed.
-Measured by `scripts/tile_scores.py`: all but one of the missed tiles score 0.998 or more,
-but the printed logo on the real board scores up to 0.999, and a bonus square half in a free
-cell's crop (an oblique board, whose printed squares lie off the tiles' lattice by the tiles'
-height) 0.992 under a warm lamp. The crops are read under the light the frame's tiles show."""
+Measured by `python -m vision.classifier.evaluate tile-scores`: all but one of the missed tiles
+score 0.998 or more, but the printed logo on the real board scores up to 0.999, and a bonus
+square half in a free cell's crop (an oblique board, whose printed squares lie off the tiles'
+lattice by the tiles' height) 0.992 under a warm lamp. The crops are read under the light the
+frame's tiles show."""
 
 COMPLETION_DARK_SHARE = 0.15
 """Share of a free cell's middle that must be as dark as tile body: the logo and the bonus

@@ -11,7 +11,7 @@ from replay_scenes import MOVE_1, MOVE_2, MOVE_3, QUIET, renders
 
 from engine.tiles import Tile
 from vision.decode import DetectedMove
-from vision.move_eval import align_labelled, compare
+from vision.evaluate.replay import align_labelled, compare
 from vision.source import CaptureSource
 from vision.synth.footage import video_frames, write_video
 from webui import cli

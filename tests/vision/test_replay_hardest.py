@@ -1,6 +1,7 @@
 """A short game in the hardest footage setting, through the whole live pipeline (CI's form of
-``scripts/eval_replay.py --styles hardest``): 1.5-px wobble, +-8 % flicker, pauses of 1-3 s,
-a lamp, a knocked camera, an arm resting 30 s at the edge and two moves during an outage."""
+``python -m vision.evaluate.replay --styles hardest``): 1.5-px wobble, +-8 % flicker, pauses
+of 1-3 s, a lamp, a knocked camera, an arm resting 30 s at the edge and two moves during an
+outage."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from vision.move_eval import compare
+from vision.evaluate.replay import compare
 from vision.source import Frame
 from vision.synth.footage import HARDEST_STYLE, GameRenders, game_script, settle_times, video_frames
 from vision.tracker import MoveTracker

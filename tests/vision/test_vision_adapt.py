@@ -11,7 +11,7 @@ import pytest
 from engine.tiles import COLOURS, Tile
 from vision.adapt import FEATURES, MOST, VERSION, SetAdapter, crop_features
 from vision.crops import CROP
-from vision.learning_trial import older_style, play
+from vision.evaluate.sets import older_style, play
 from vision.synth.scene import random_style
 
 

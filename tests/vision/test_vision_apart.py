@@ -11,7 +11,7 @@ import pytest
 
 from engine.tiles import COLOURS
 from vision.crops import extract_crops
-from vision.evaluation import align
+from vision.evaluate.real import align
 from vision.scan import MIN_VISIBLE, scan_image
 from vision.synth.scene import View, random_layout, random_style, render_board
 from webui.cli import main

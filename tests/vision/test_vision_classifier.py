@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from engine.tiles import COLOURS, SHAPES, Tile
-from vision import classifier
-from vision.classifier import ModelError, ModelMissingError, classify_crops, resolve_colours
+from vision.classifier import ModelError, ModelMissingError, classify_crops, infer, resolve_colours
 from vision.crops import CROP
 from vision.synth.samples import render_samples, tight_to_contract
 from vision.synth.scene import View, random_layout, random_style, render_board
+from vision.synth.tiles import random_tile_set, varied_tile_set
 
 WHITE_SET = COLOURS[:5] + ("white",)
 
@@ -40,6 +40,23 @@ def test_rendered_tiles_are_read_correctly():
         right += round(_accuracy(guesses, truth) * len(truth))
         total += len(truth)
     assert right / total >= 0.97, f"{right}/{total}"
+
+
+def test_varied_sets_are_mostly_read_right_without_learning_them():
+    """Other printings and home-made sets (drifted colours, other strokes, 6-point stars, five
+    of these six scenes) are read nearly as well as the standard set by the network alone: a
+    6-point star is still a star. The shipped model reads 172 of these 180 tiles; the rest is
+    for learning the set from play (test_vision_adapt.py) or for a model trained on the recipe
+    with varied sets (models/MODEL.md)."""
+    right = total = 0
+    for seed in range(6):
+        colours = WHITE_SET if seed % 2 else COLOURS
+        rng = np.random.default_rng(300 + seed)
+        varied = varied_tile_set(random_tile_set(rng), rng)
+        crops, truth = _scene(300 + seed, colours, tile_set=varied)
+        right += round(_accuracy(classify_crops(crops, colours), truth) * len(truth))
+        total += len(truth)
+    assert right / total >= 0.94, f"{right}/{total}"
 
 
 def test_the_36_real_tiles_are_read_correctly(real_data):
@@ -77,11 +94,11 @@ def test_the_frame_gain_undoes_the_light_cast_seen_on_tile_bodies():
     warm, _ = _scene(8, COLOURS, count=25, view=view, kelvin=2700.0, white_balance=0.0)
     cool, _ = _scene(8, COLOURS, count=25, view=view, kelvin=7500.0, white_balance=0.0)
     neutral, _ = _scene(8, COLOURS, count=25, view=view, kelvin=6500.0, tint=0.0)
-    base = classifier.frame_gain(neutral)  # the same set and table in daylight
+    base = infer.frame_gain(neutral)  # the same set and table in daylight
     assert np.allclose(base, 1, atol=0.1)
-    b, g, r = classifier.frame_gain(warm) / base
+    b, g, r = infer.frame_gain(warm) / base
     assert b > 1.2 and r < 0.9  # a warm cast: blue lifted, red lowered
-    b, g, r = classifier.frame_gain(cool) / base
+    b, g, r = infer.frame_gain(cool) / base
     assert b < 1 < r
 
 
@@ -135,8 +152,8 @@ def test_unknown_colour_names_are_refused():
 
 def test_missing_model_file_says_where_it_looked(monkeypatch, tmp_path):
     missing = tmp_path / "tile_classifier.onnx"
-    monkeypatch.setattr(classifier, "MODEL_PATH", missing)
-    monkeypatch.setattr(classifier, "_session", None)
+    monkeypatch.setattr(infer, "MODEL_PATH", missing)
+    monkeypatch.setattr(infer, "_session", None)
     with pytest.raises(ModelMissingError, match=str(missing)):
         classify_crops(np.zeros((1, CROP, CROP, 3), np.uint8))
 
@@ -144,7 +161,7 @@ def test_missing_model_file_says_where_it_looked(monkeypatch, tmp_path):
 def test_corrupt_model_file_is_reported(monkeypatch, tmp_path):
     corrupt = tmp_path / "tile_classifier.onnx"
     corrupt.write_bytes(b"not an onnx model")
-    monkeypatch.setattr(classifier, "MODEL_PATH", corrupt)
-    monkeypatch.setattr(classifier, "_session", None)
+    monkeypatch.setattr(infer, "MODEL_PATH", corrupt)
+    monkeypatch.setattr(infer, "_session", None)
     with pytest.raises(ModelError, match="unreadable"):
         classify_crops(np.zeros((1, CROP, CROP, 3), np.uint8))

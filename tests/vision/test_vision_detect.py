@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision import detect, lattice
-from vision.evaluation import align, degrade, load_game
+from vision.evaluate.real import align, degrade, load_game
 
 PITCH = 48
 

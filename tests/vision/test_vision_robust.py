@@ -1,6 +1,6 @@
 """Detection under the conditions the judging uses: the purple set, dim light, webcam size.
 
-Real photos are degraded with :func:`vision.evaluation.degrade` (the set's white symbols
+Real photos are degraded with :func:`vision.evaluate.real.degrade` (the set's white symbols
 recoloured purple, a warm lamp, half light, a webcam frame); rendered boards put dark purple
 symbols, a dark table in dim light, an empty cell closed in by tiles and a dim warm lamp
 without white balance in front of the detector with exact cells known.
@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from engine.tiles import COLOURS, Tile
-from vision.evaluation import (
+from vision.evaluate.real import (
     SYMMETRIES,
     Tally,
     align,
@@ -165,8 +165,8 @@ def test_oblique_board_photos_keep_exact_cells(real_data, index, variant):
 
 
 # --------------------------------------------------------------------------- game photos
-# Positions of simulated games as `scripts/eval_replay.py` photographs them (960 x 720, JPEG
-# quality 90, the camera framing the final board, so tiles are 26-32 px wide).
+# Positions of simulated games as `python -m vision.evaluate.replay` photographs them (960 x
+# 720, JPEG quality 90, the camera framing the final board, so tiles are 26-32 px wide).
 
 
 def _game_photo(seed: int, position: int):

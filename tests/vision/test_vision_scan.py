@@ -10,7 +10,7 @@ import pytest
 
 from engine.tiles import COLOURS
 from vision.crops import CROP, extract_crops
-from vision.evaluation import Tally, align, degrade, game_colours, load_game
+from vision.evaluate.real import Tally, align, degrade, game_colours, load_game
 from vision.scan import ImageError, load_image, locate_tiles, overlay, scan_image
 from vision.synth.scene import View, random_layout, random_style, render_board
 

@@ -129,6 +129,25 @@ def test_a_six_point_star_and_the_weight_change_the_drawn_symbols():
     assert _hue(older.symbol["green"]) > _hue(standard.symbol["green"]) + 10  # teal
 
 
+def test_varied_sets_drift_colours_strokes_and_stars_but_keep_colours_apart():
+    from vision.synth.tiles import WEIGHTS, varied_tile_set
+
+    rng = np.random.default_rng(6)
+    stars, weights, greens = set(), [], []
+    for _ in range(40):
+        base = random_tile_set(rng)
+        varied = varied_tile_set(base, rng)
+        stars.add(varied.star_points)
+        weights.append(varied.weight)
+        greens.append(_hue(varied.symbol["green"]) - _hue(base.symbol["green"]))
+        hues = [_hue(varied.bgr(c)) for c in ("orange", "yellow", "green", "blue", "purple")]
+        assert hues == sorted(hues), hues  # no colour crosses into its neighbour's hues
+        assert varied.symbol["white"] == base.symbol["white"] and varied.body == base.body
+    assert stars == {6, 8}
+    assert WEIGHTS[0] <= min(weights) < 0.9 and 1.15 < max(weights) <= WEIGHTS[1]
+    assert min(greens) < 0 < 6 < max(greens)  # towards yellow, and towards teal
+
+
 def test_oblique_views_see_the_tiles_from_30_to_60_degrees_at_600_to_1600_px():
     from vision.synth.scene import oblique_view
 

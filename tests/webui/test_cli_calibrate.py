@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from engine.tiles import COLOURS, Tile
-from vision.evaluation import align
-from vision.learning_trial import calibration_photo, older_style
+from vision.evaluate.real import align
+from vision.evaluate.sets import calibration_photo, older_style
 from vision.synth.scene import View, random_layout, random_style, render_board
 from webui.cli import main
 

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.evaluation import align, game_colours, load_game
+from vision.evaluate.real import align, game_colours, load_game
 from webui.cli import main
 
 WHITE_SET = "red,orange,yellow,green,blue,white"

@@ -12,7 +12,7 @@ from live_support import ScriptedCamera
 from webui_support import Table, make_app
 
 from engine.tiles import COLOURS
-from vision.learning_trial import calibration_photo, older_style
+from vision.evaluate.sets import calibration_photo, older_style
 from vision.setprofile import BlockProblem
 from vision.synth.scene import View, random_layout, random_style, render_board
 from vision.tracker import MoveTracker

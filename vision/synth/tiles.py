@@ -164,3 +164,36 @@ def edition(base: TileSet, palette: str = "older", *, star_points: int = 8,
     drawn with other symbols: another edition or a home-made set."""
     symbol = {**base.symbol, **{c: _hsv_to_bgr(*hsv) for c, hsv in PALETTES[palette].items()}}
     return TileSet(body=base.body, symbol=symbol, star_points=star_points, weight=weight)
+
+
+DRIFT: dict[str, tuple[tuple[float, float], tuple[float, float], tuple[float, float]]] = {
+    "red": ((-3, 3), (0.85, 1.05), (0.9, 1.15)),
+    "orange": ((-3, 3), (0.85, 1.05), (0.9, 1.15)),
+    "yellow": ((-2, 10), (0.8, 1.05), (0.9, 1.15)),
+    "green": ((-4, 9), (0.75, 1.05), (0.9, 1.5)),
+    "blue": ((-5, 4), (0.6, 1.05), (0.95, 1.25)),
+    "purple": ((-8, 8), (0.5, 1.05), (0.9, 1.6)),
+    "white": ((0, 0), (1.0, 1.0), (1.0, 1.0)),
+}
+"""How far a printing's colours drift from the standard set's: ranges of the hue shift (OpenCV
+units, 2 degrees), and of the saturation and value factors, per colour. Wide enough to span the
+older printing (lime yellow, teal green, sky blue, lavender purple) and home-made sets, narrow
+enough that neighbours never swap: the greenest blue stays bluer than the bluest green."""
+
+WEIGHTS = (0.8, 1.25)
+"""Range of stroke weight of a varied set's symbols (see :func:`shape_polygons`)."""
+
+
+def varied_tile_set(base: TileSet, rng: np.random.Generator) -> TileSet:
+    """`base` as another printing or a home-made set might look: every colour drifted within
+    :data:`DRIFT`, strokes thinner or thicker within :data:`WEIGHTS`, and half the time 6-point
+    stars. The classifier's training data mixes such sets in, so that other editions read
+    right without learning them first."""
+    symbol = {}
+    for colour, bgr in base.symbol.items():
+        (h0, h1), (s0, s1), (v0, v1) = DRIFT[colour]
+        h, s, v = cv2.cvtColor(np.array([[bgr]], np.uint8), cv2.COLOR_BGR2HSV)[0, 0].astype(float)
+        symbol[colour] = _hsv_to_bgr(h + rng.uniform(h0, h1), s * rng.uniform(s0, s1),
+                                     v * rng.uniform(v0, v1))
+    return TileSet(body=base.body, symbol=symbol, star_points=int(rng.choice([6, 8])),
+                   weight=float(rng.uniform(*WEIGHTS)))

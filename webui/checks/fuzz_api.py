@@ -9,7 +9,7 @@ Prints the answers by status: a 500, a dropped connection or a timeout counts as
 Then it checks that the game still reads back everywhere (state, list, exports, pages); the
 token's holder may have changed it, but nothing sent may have broken it.
 
-    .venv/bin/python scripts/fuzz_api.py --requests 3000
+    .venv/bin/python -m webui.checks.fuzz_api --requests 3000
 """
 
 from __future__ import annotations
@@ -22,8 +22,7 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from soak_streams import call, start_server  # noqa: E402
+from webui.checks.server import call, start_server
 
 ROUTES = [
     ("GET", "/"), ("GET", "/table"), ("GET", "/tablet"), ("GET", "/sheet"), ("GET", "/setup"),

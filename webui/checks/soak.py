@@ -8,16 +8,14 @@ up for confirmation, then dismissed: every write is an event on every stream). I
 write latency (p50, p99, max, timeouts), the server's RSS at the start, its range while
 streams were open, and after they closed, plus how many streams were refused (503).
 
-    .venv/bin/python scripts/soak_streams.py --streams 100 --seconds 60
-    .venv/bin/python scripts/soak_streams.py --streams 50 --seconds 600 --readers 0.5
+    .venv/bin/python -m webui.checks.soak --streams 100 --seconds 60
+    .venv/bin/python -m webui.checks.soak --streams 50 --seconds 600 --readers 0.5
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
-import re
 import socket
 import subprocess
 import sys
@@ -28,15 +26,10 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+from webui.checks.server import call, start_server
+
 TILES = [{"x": 0, "y": 0, "colour": "red", "shape": "star"},
          {"x": 1, "y": 0, "colour": "red", "shape": "circle"}]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def rss_mb(pid: int) -> float:
@@ -44,41 +37,6 @@ def rss_mb(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return 0.0
-
-
-def start_server(folder: Path, camera: str) -> tuple[subprocess.Popen, int, str]:
-    port = free_port()
-    log = (folder / "serve.log").open("w")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "webui.cli", "serve", "--camera", camera, "--host", "127.0.0.1",
-         "--port", str(port), "--db", str(folder / "games.sqlite3")],
-        stdout=log, stderr=subprocess.STDOUT, cwd=REPO, env=dict(os.environ, PYTHONUNBUFFERED="1"))
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        found = re.search(r"/join\?t=(\S+)", (folder / "serve.log").read_text())
-        if found:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/camera", timeout=2)
-                return process, port, found.group(1)
-            except OSError:
-                pass
-        time.sleep(0.2)
-    process.kill()
-    raise SystemExit("the server did not start:\n" + (folder / "serve.log").read_text())
-
-
-def call(port: int, token: str, method: str, path: str, payload: object = None,
-         timeout: float = 10.0) -> int:
-    request = urllib.request.Request(
-        f"http://127.0.0.1:{port}{path}", method=method,
-        data=None if payload is None else json.dumps(payload).encode(),
-        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            response.read()
-            return response.status
-    except urllib.error.HTTPError as error:
-        return error.code
 
 
 def open_stream(port: int, path: str, reads: bool, stop: threading.Event) -> int:

@@ -8,7 +8,7 @@ a time limit. Prints how many ended in a traceback or a hang (both must be 0), t
 statuses, the slowest scan of each kind of picture up to 1,600 px (the ``ms`` the scan
 reports) and the largest peak memory of one process.
 
-    .venv/bin/python scripts/fuzz_files.py --count 300
+    .venv/bin/python -m webui.checks.fuzz_files --count 300
 """
 
 from __future__ import annotations
@@ -28,8 +28,6 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-
-REPO = Path(__file__).resolve().parents[1]
 
 
 def png_claiming(width: int, height: int) -> bytes:
@@ -114,7 +112,7 @@ def run(args: list[str], limit: float) -> tuple[int | None, str, str, float, flo
     """(exit status or None on a hang, stdout, stderr, seconds, peak RSS in MB)."""
     started = time.monotonic()
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        process = subprocess.Popen([sys.executable, "-m", "webui.cli", *args], cwd=REPO,
+        process = subprocess.Popen([sys.executable, "-m", "webui.cli", *args],
                                    stdout=out, stderr=err, stdin=subprocess.DEVNULL)
         deadline = started + limit
         while True:
@@ -141,7 +139,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--limit", type=float, default=60.0, help="seconds before a hang")
     args = parser.parse_args()
-    tracebacks, hangs, statuses = [], [], Counter()
+    tracebacks: list[str] = []
+    hangs: list[str] = []
+    statuses: Counter[int | None] = Counter()
     slowest: dict[str, tuple[float, str]] = {}
     peak = (0.0, "")
     with tempfile.TemporaryDirectory() as folder:

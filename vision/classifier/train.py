@@ -1,18 +1,16 @@
 """Train the tile classifier on rendered crops and export models/tile_classifier.onnx.
 
     .venv/bin/pip install -e .[train]
-    .venv/bin/python scripts/make_dataset.py --scenes 3000 --seed 1 --out data/synth-train.npz
-    .venv/bin/python scripts/make_dataset.py --scenes 300 --seed 2 --out data/synth-val.npz
-    .venv/bin/python scripts/train_classifier.py --train data/synth-train.npz \
-        --val data/synth-val.npz --epochs 8 --seed 0 --out models/tile_classifier.onnx
+    .venv/bin/python -m vision.classifier.create_dataset    # data/synth-train.npz, -val.npz
+    .venv/bin/python -m vision.classifier.train             # the config's recipe
+    .venv/bin/python -m vision.classifier.train --epochs 4 --out /tmp/try.onnx
 
-The network sees one 64x64 crop per tile and has three heads: shape (6), colour (7, purple and
-white both) and "is a tile". Colour also sees a *frame context*: the mean of a small embedding
-over all crops given together (one frame's tiles), plus the log of their count. Through it the
-network compares each symbol with the other tiles and bodies under the same light, which is
-what tells orange under a warm lamp from red in daylight. Training batches are therefore
-made of whole scenes (random subsets of each, 1 crop to all), and every scene gets one extra
-random colour gain on top of the renderer's light so the context has to be used.
+Data, hyper-parameters and outputs come from vision/classifier/configs/tile_classifier.toml
+([train]); options override them. The network (:class:`vision.classifier.model.TileNet`)
+sees one 64x64 crop per tile and has three heads: shape, colour and "is a tile"; its colour
+head also sees the frame's other crops. Training batches are therefore made of whole scenes
+(random subsets of each, 1 crop to all), and every scene gets one extra random colour gain
+on top of the renderer's light so that the frame context has to be used.
 
 CPU only, 2 threads; seeded, so the same data and seed give the same model (up to the
 nondeterminism of multi-threaded float sums).
@@ -27,51 +25,10 @@ from pathlib import Path
 
 import numpy as np
 import torch
-from torch import nn
 from torch.nn import functional as F
 
-N_SHAPES, N_COLOURS, CONTEXT = 6, 7, 32
-
-
-def _block(cin: int, cout: int, k: int = 3, stride: int = 1) -> nn.Sequential:
-    return nn.Sequential(nn.Conv2d(cin, cout, k, stride, k // 2, bias=False),
-                         nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
-
-
-class TileNet(nn.Module):
-    """~0.2 M parameters, ~9 M multiply-adds per crop: 60 crops in a few ms on a laptop CPU."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.features = nn.Sequential(
-            _block(3, 16, 5, 2), _block(16, 32, 3, 2), _block(32, 32),
-            _block(32, 64, 3, 2), _block(64, 64), _block(64, 128, 3, 2),
-        )
-        self.context = nn.Sequential(nn.Linear(128, CONTEXT), nn.ReLU())
-        self.shape_head = nn.Sequential(nn.Linear(128, 64), nn.ReLU(), nn.Linear(64, N_SHAPES))
-        self.colour_head = nn.Sequential(nn.Linear(128 + CONTEXT + 1, 64), nn.ReLU(),
-                                         nn.Linear(64, N_COLOURS))
-        self.tile_head = nn.Linear(128, 1)
-
-    def forward(self, crops: torch.Tensor, groups: torch.Tensor | None = None,
-                n_groups: int = 1):
-        """Crops (N, 64, 64, 3) BGR in 0..255 -> shape logits, colour logits, tile logit.
-
-        `groups` (N,) assigns crops to frames for training; without it all crops are one frame.
-        """
-        x = crops.permute(0, 3, 1, 2) / 128.0 - 1.0
-        emb = self.features(x).mean(dim=(2, 3))
-        ctx = self.context(emb)
-        if groups is None:
-            frame = ctx.mean(dim=0, keepdim=True).expand(ctx.shape[0], -1)
-            count = torch.ones_like(ctx[:, :1]) * ctx.shape[0]
-        else:
-            sums = torch.zeros(n_groups, CONTEXT).index_add(0, groups, ctx)
-            counts = torch.zeros(n_groups).index_add(0, groups, torch.ones(len(groups)))
-            frame = (sums / counts[:, None])[groups]
-            count = counts[groups][:, None]
-        colour_in = torch.cat([emb, frame, torch.log(count) / 4], dim=1)
-        return self.shape_head(emb), self.colour_head(colour_in), self.tile_head(emb)[:, 0]
+from vision.classifier import recipe
+from vision.classifier.model import TileNet
 
 
 def _load(path: Path) -> dict[str, np.ndarray]:
@@ -101,7 +58,8 @@ def _augment(x: torch.Tensor, groups: torch.Tensor, n_groups: int, gen: torch.Ge
 def _batches(scenes: list[np.ndarray], rng: np.random.Generator, per_batch: int):
     """Batches of whole-scene subsets, every scene once per epoch."""
     order = rng.permutation(len(scenes))
-    batch, groups = [], []
+    batch: list[np.ndarray] = []
+    groups: list[np.ndarray] = []
     for g in order:
         idx = scenes[g]
         if rng.random() < 0.5:
@@ -160,20 +118,22 @@ def export(model: TileNet, path: Path) -> None:
                       opset_version=17)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--train", type=Path, required=True)
-    parser.add_argument("--val", type=Path, required=True)
-    parser.add_argument("--epochs", type=int, default=8)
-    parser.add_argument("--batch", type=int, default=192)
-    parser.add_argument("--lr", type=float, default=3e-3)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--config", type=Path, default=recipe.TILE_CLASSIFIER)
+    parser.add_argument("--train", type=Path, help="training crops (.npz)")
+    parser.add_argument("--val", type=Path, help="held-out crops (.npz)")
+    parser.add_argument("--epochs", type=int)
+    parser.add_argument("--batch", type=int, help="crops per step")
+    parser.add_argument("--lr", type=float, help="peak learning rate")
+    parser.add_argument("--seed", type=int)
+    parser.add_argument("--threads", type=int)
     parser.add_argument("--init", type=Path, help="start from this state dict (fine-tuning)")
-    parser.add_argument("--out", type=Path, default=Path("models/tile_classifier.onnx"))
-    parser.add_argument("--state", type=Path, default=Path("data/tile_classifier.pt"),
+    parser.add_argument("--out", type=Path, help="the ONNX file to write")
+    parser.add_argument("--state", type=Path,
                         help="where to keep the PyTorch weights (for --init)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    recipe.fill(args, recipe.load(args.config)["train"], paths=("train", "val", "out", "state"))
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)

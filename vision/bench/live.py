@@ -1,7 +1,7 @@
 """What watching the table costs: CPU share of the live loop at 10 fps, 960 px.
 
-    .venv/bin/python scripts/bench_live.py              # still table, gate alone, demo
-    .venv/bin/python scripts/bench_live.py --seconds 60 --repeat 3
+    .venv/bin/python -m vision.bench.live              # still table, gate alone, demo
+    .venv/bin/python -m vision.bench.live --seconds 60 --repeat 3
 
 A camera at 10 fps gives a frame every 100 ms; the share of one core the loop takes is its
 CPU time per frame times 10. Frames are made before the clock starts (a camera or a video

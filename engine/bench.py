@@ -1,6 +1,6 @@
 """Benchmark the rules engine against the targets of issue 2.
 
-    .venv/bin/python scripts/bench_engine.py
+    .venv/bin/python -m engine.bench
 
 Prints three figures:
 - median wall time of one full 2-player greedy self-play game (target <= 100 ms);
@@ -28,8 +28,6 @@ from engine.board import Board
 from engine.movegen import legal_moves
 from engine.selfplay import simulate
 from engine.tiles import Tile, full_set
-
-REPO = Path(__file__).resolve().parents[1]
 
 
 def bench_games(count: int) -> tuple[float, float]:
@@ -78,7 +76,7 @@ def bench_movegen(boards: int, hands: int) -> tuple[float, float, int, float]:
 def peak_memory_mb(command: list[str]) -> tuple[float, int]:
     """Peak RSS (MB) of a child running ``command``, and its exit status."""
     with tempfile.TemporaryFile() as errors:
-        child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=errors, cwd=REPO)
+        child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=errors)
         _, status, usage = os.wait4(child.pid, 0)
         child.returncode = os.waitstatus_to_exitcode(status)
         if child.returncode:

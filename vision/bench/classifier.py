@@ -1,6 +1,6 @@
 """Time the tile classifier on a batch of crops and the renderer on a webcam-size frame.
 
-    .venv/bin/python scripts/bench_classifier.py --tiles 60 --repeat 50
+    .venv/bin/python -m vision.bench.classifier --tiles 60 --repeat 50
 
 Targets: a batch of 60 crops in at most 10 ms (median, after start-up); a 960 x 720 frame
 with 60 tiles rendered in well under 100 ms (the web-app demo renders live).
@@ -10,22 +10,18 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from engine.tiles import COLOURS  # noqa: E402
-from vision.classifier import classify_crops  # noqa: E402
-from vision.synth.samples import render_samples  # noqa: E402
-from vision.synth.scene import View, random_layout, random_style, render_board  # noqa: E402
+from engine.tiles import COLOURS
+from vision.classifier import classify_crops
+from vision.synth.samples import render_samples
+from vision.synth.scene import View, random_layout, random_style, render_board
 
 
 def median_ms(fn, repeat: int) -> float:
-    """Median wall time of ``fn()`` in milliseconds; the benchmark scripts share it."""
+    """Median wall time of ``fn()`` in milliseconds."""
     times = []
     for _ in range(repeat):
         start = time.perf_counter()

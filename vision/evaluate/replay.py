@@ -1,8 +1,8 @@
 """Evaluate move inference: real photos, the same as videos with hands, synthetic games.
 
-    .venv/bin/python scripts/eval_replay.py                 # everything (long: see README)
-    .venv/bin/python scripts/eval_replay.py --games 2 --video-games 1   # a quick look
-    .venv/bin/python scripts/eval_replay.py --no-real --games 10 --video-games 10 \
+    .venv/bin/python -m vision.evaluate.replay                 # everything (long: see README)
+    .venv/bin/python -m vision.evaluate.replay --games 2 --video-games 1   # a quick look
+    .venv/bin/python -m vision.evaluate.replay --no-real --games 10 --video-games 10 \
         --styles hardest --no-photos                        # the hardest setting only
 
 For each game it replays the footage through :class:`vision.tracker.MoveTracker` exactly as
@@ -10,7 +10,8 @@ For each game it replays the footage through :class:`vision.tracker.MoveTracker`
 (up to the grid's symmetry and translation, fitted once per game), labels and score all match.
 A detected move that is not exact and not flagged ``needs_confirmation`` is an *unflagged
 wrong* move: the one error the product must never make. Videos are written to a temporary
-folder and deleted; the real photos are never copied.
+folder and deleted; the real photos are never copied. The scoring of moves here is shared
+with the tests.
 
 Video styles (``--styles``, see ``vision.synth.footage``): ``clip`` (hands, empty reaches,
 shake, drift, a lamp), ``hardest`` (also 1.5-px wobble in every frame, +-8 % flicker, 1-3 s
@@ -20,6 +21,11 @@ and ``rough`` (1-px wobble, +-5 % flicker, 1.2-s pauses, a knock; used for class
 Targets: classic-a photos 20/20 exact; classic-a video >= 19/20 and rough video 20/20, 0
 unflagged wrong; synthetic games >= 99 % exact, 0 unflagged wrong, in every style; videos
 processed >= 2x faster than real time; every move reported within 1 s of the table going still.
+
+The tracker's board has its own origin and orientation (the first scan's), so moves are
+compared after the one grid symmetry and translation that lays the most detected tiles, with
+their labels, onto the true ones. Labels matter here: a line of three tiles is symmetric in
+its cells alone, and a mirror image would pass for exact.
 """
 
 from __future__ import annotations
@@ -29,14 +35,18 @@ import json
 import sys
 import tempfile
 import time
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
 
+from engine.board import Cell, Placed
 from engine.tiles import COLOURS, Tile
 from vision.decode import DetectedMove
-from vision.evaluation import game_colours
-from vision.move_eval import Tally, TruthMove, compare
+from vision.evaluate.real import REAL_PHOTOS, SYMMETRIES, game_colours
+from vision.imagefile import load_image
 from vision.source import open_source
 from vision.synth.footage import (
     CLIP_STYLE,
@@ -52,7 +62,105 @@ from vision.synth.footage import (
 )
 from vision.tracker import MoveTracker
 
-REAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "real"
+TruthMove = tuple[frozenset, int]
+"""The tiles a move added, as a frozenset of (x, y, Tile), and its score."""
+
+
+def align_labelled(found: Iterable[Placed], truth: Iterable[Placed]) -> dict[Cell, Cell]:
+    """Found cell -> true cell, by the symmetry and shift matching the most (cell, label) pairs."""
+    found, truth = list(found), set(truth)
+    by_tile: dict = {}
+    for x, y, tile in truth:
+        by_tile.setdefault(tile, []).append((x, y))
+    best: tuple[int, dict[Cell, Cell]] = (0, {})
+    for a, b, c, d in SYMMETRIES:
+        turned = [(a * x + b * y, c * x + d * y, t) for x, y, t in found]
+        shifts = Counter((tx - ux, ty - uy) for ux, uy, t in turned
+                         for tx, ty in by_tile.get(t, ()))
+        for (sx, sy), votes in shifts.most_common(1):
+            if votes > best[0]:
+                best = (votes, {(x, y): (ux + sx, uy + sy)
+                                for (x, y, _), (ux, uy, _) in zip(found, turned, strict=True)})
+    return best[1]
+
+
+def in_truth_frame(moves: Iterable[DetectedMove], mapping: dict[Cell, Cell]) -> list[frozenset]:
+    """Each move's tiles carried onto the true cells ((None, None) where the map has no cell)."""
+    return [frozenset((*mapping.get((x, y), (None, None)), t) for x, y, t in m.tiles)
+            for m in moves]
+
+
+@dataclass
+class Tally:
+    """Counts for one or more games."""
+
+    truth: int = 0
+    exact: int = 0
+    exact_flagged: int = 0
+    wrong_flagged: int = 0
+    wrong_unflagged: int = 0
+    seconds: float = 0.0
+    footage_seconds: float = 0.0
+    latencies: list[float] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def add(self, other: Tally) -> None:
+        for name in ("truth", "exact", "exact_flagged", "wrong_flagged", "wrong_unflagged",
+                     "seconds", "footage_seconds"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.latencies += other.latencies
+        self.notes += other.notes
+
+    def line(self, label: str) -> str:
+        text = (f"{label}: {self.exact}/{self.truth} moves exact "
+                f"({100 * self.exact / max(self.truth, 1):.1f} %), "
+                f"{self.wrong_unflagged} wrong unflagged, {self.wrong_flagged} wrong flagged, "
+                f"{self.exact_flagged} exact but flagged")
+        if self.footage_seconds:
+            text += (f"; {self.footage_seconds:.0f} s of video in {self.seconds:.1f} s "
+                     f"= {self.footage_seconds / self.seconds:.1f}x real time")
+        if self.latencies:
+            median = sorted(self.latencies)[len(self.latencies) // 2]
+            text += (f"; latency after still: median {median:.2f} s, "
+                     f"max {max(self.latencies):.2f} s")
+        return text
+
+
+def compare(detected: list[DetectedMove], truth: list[TruthMove], label: str) -> Tally:
+    """Match detected moves to the true ones in order, after one grid alignment per game."""
+    tally = Tally(truth=len(truth))
+    mapping = align_labelled([p for m in detected for p in m.tiles],
+                             [p for tiles, _ in truth for p in tiles])
+    pointer = 0
+    for move, mapped in zip(detected, in_truth_frame(detected, mapping), strict=True):
+        cells = {(x, y) for x, y, _ in mapped}
+        match = next((i for i in range(pointer, len(truth))
+                      if truth[i] == (mapped, move.score)), None)
+        if match is not None:
+            tally.exact += 1
+            tally.exact_flagged += move.needs_confirmation
+            pointer = match + 1
+            continue
+        if move.needs_confirmation:
+            tally.wrong_flagged += 1
+        else:
+            tally.wrong_unflagged += 1
+        flag = f" (flagged: {move.reason})" if move.needs_confirmation else ""
+        want = sorted(_show(truth[pointer][0])) if pointer < len(truth) else "-"
+        tally.notes.append(f"{label} at {move.at}: read {sorted(_show(mapped))} "
+                           f"+{move.score}{flag}; truth {want}")
+        while pointer < len(truth) and {(x, y) for x, y, _ in truth[pointer][0]} <= cells:
+            pointer += 1  # this read covered the true move (merged or mislabelled): move on
+    return tally
+
+
+def _show(tiles) -> list[str]:
+    return [f"{t.code}({x},{y})" for x, y, t in tiles]
+
+
+# --------------------------------------------------------------------------- the command
+
+
 VIDEO_WIDTH = 960
 STYLES = {"clip": CLIP_STYLE, "hardest": HARDEST_STYLE, "rough": ROUGH_STYLE}
 
@@ -88,7 +196,7 @@ def real_truth(folder: Path) -> list[TruthMove]:
 
 def eval_real(tmp: Path, seed: int, styles: list[str]) -> list[tuple[str, Tally]]:
     """classic-a as photos, and as a video in each style (``rough`` always among them)."""
-    folder = REAL / "classic-a"
+    folder = REAL_PHOTOS / "classic-a"
     colours = game_colours(folder)
     truth = real_truth(folder)
     moves, seconds, _ = run_source(str(folder), colours)
@@ -98,7 +206,7 @@ def eval_real(tmp: Path, seed: int, styles: list[str]) -> list[tuple[str, Tally]
 
     stills = []
     for name in json.loads((folder / "game.json").read_text())["images"]:
-        image = cv2.imread(str(folder / name))
+        image = load_image(folder / name)
         h, w = image.shape[:2]
         scale = VIDEO_WIDTH / max(h, w)
         stills.append(cv2.resize(image, (round(w * scale), round(h * scale)),
@@ -166,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
     results: list[tuple[str, Tally]] = []
     with tempfile.TemporaryDirectory(prefix="eval-replay-") as name:
         tmp = Path(name)
-        if not args.no_real and (REAL / "classic-a").is_dir():
+        if not args.no_real and (REAL_PHOTOS / "classic-a").is_dir():
             for label, tally in eval_real(tmp, args.seed, styles):
                 results.append((label, tally))
                 print(tally.line(f"  {label}"), flush=True)

@@ -1,6 +1,6 @@
 """The tile classifier at runtime: crops in, shape and colour with probabilities out.
 
-The network (scripts/train_classifier.py, models/MODEL.md) gives every crop shape, colour and
+The network (:mod:`vision.classifier.model`, models/MODEL.md) gives every crop shape, colour and
 "is a tile" scores. Its colour head already looks at the whole batch through a frame context,
 so a batch must be *one frame's* tiles: that is how orange under a warm lamp is told from red
 in daylight. The frame is resolved jointly here too: before the network, half the light's
@@ -90,8 +90,8 @@ def _get_session():
             if not MODEL_PATH.is_file():
                 raise ModelMissingError(
                     f"tile classifier model not found at {MODEL_PATH}; it ships with the "
-                    "repository (models/), or rebuild it with scripts/train_classifier.py "
-                    "(see models/MODEL.md)")
+                    "repository (models/), or rebuild it with python -m "
+                    "vision.classifier.train (see models/MODEL.md)")
             import onnxruntime as ort
 
             opts = ort.SessionOptions()

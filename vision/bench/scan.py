@@ -1,8 +1,8 @@
 """Speed of the scan beside the speed of decoding the same photo, for every real photo.
 
-    .venv/bin/python scripts/bench_scan.py                 # every photo in ../shared/data/real
-    .venv/bin/python scripts/bench_scan.py --image x.jpg   # any photos
-    .venv/bin/python scripts/bench_scan.py --every 5       # every fifth photo (a quick look)
+    .venv/bin/python -m vision.bench.scan                 # every photo in ../shared/data/real
+    .venv/bin/python -m vision.bench.scan --image x.jpg   # any photos
+    .venv/bin/python -m vision.bench.scan --every 5       # every fifth photo (a quick look)
 
 Target (issue 13): `scan_image` takes at most 10 times as long as decoding the photo's JPEG
 (`cv2.imdecode`, as `load_image` does), on the 2-core machine. The two are timed turn about,
@@ -23,14 +23,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+from engine.tiles import COLOURS
+from vision.evaluate.real import REAL_PHOTOS, game_colours, load_game
+from vision.scan import scan_image
 
-from engine.tiles import COLOURS  # noqa: E402
-from vision.evaluation import game_colours, load_game  # noqa: E402
-from vision.scan import scan_image  # noqa: E402
-
-REAL = REPO.parent / "shared" / "data" / "real"
 TARGET = 10.0
 
 
@@ -42,7 +38,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     subjects = _subjects(args.image)[:: max(1, args.every)]
-    scan_image(cv2.imdecode(subjects[0][1], cv2.IMREAD_COLOR), subjects[0][2])  # loads the model
+    first = cv2.imdecode(subjects[0][1], cv2.IMREAD_COLOR)
+    if first is None:
+        raise SystemExit(f"cannot decode {subjects[0][0]}")
+    scan_image(first, subjects[0][2])  # loads the model
     print(f"{'photo':20} {'size':>9} {'tiles':>5} {'decode ms':>9} {'scan ms':>8} {'ratio':>6}"
           f" {'cpu ratio':>9}")
     ratios, cpu = [], []
@@ -88,7 +87,7 @@ def _subjects(paths: list[Path] | None) -> list[tuple[str, np.ndarray, tuple[str
         return [(str(p), np.fromfile(str(p), np.uint8), COLOURS) for p in paths]
     photos = [(f"{folder.name}/{photo.path.name}", np.fromfile(str(photo.path), np.uint8),
                game_colours(folder))
-              for folder in sorted(REAL.glob("*/")) if (folder / "game.json").is_file()
+              for folder in sorted(REAL_PHOTOS.glob("*/")) if (folder / "game.json").is_file()
               for photo in load_game(folder)]
     if photos:
         return photos

@@ -1,0 +1,34 @@
+"""The evaluation modules run as commands (``python -m vision.evaluate.real`` and so on) and
+find the real photos beside the repository on their own."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from vision.evaluate import real
+from vision.evaluate.real import REAL_PHOTOS
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_the_commands_read_the_real_photos_beside_the_repository():
+    assert REPO.parent / "shared" / "data" / "real" == REAL_PHOTOS
+
+
+def test_evaluate_real_scores_rendered_boards_without_the_photos(capsys):
+    assert real.main(["--synthetic", "1", "--games", "none"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[0] == "== variant: original" and rows[-1].startswith("all ")
+
+
+def test_every_evaluation_and_benchmark_runs_with_python_m():
+    modules = ["engine.bench", "vision.bench.scan", "vision.bench.classifier", "vision.bench.live",
+               "vision.evaluate.real", "vision.evaluate.replay", "vision.evaluate.sets",
+               "vision.classifier.create_dataset", "vision.classifier.evaluate",
+               "webui.checks.soak", "webui.checks.fuzz_api", "webui.checks.fuzz_files"]
+    for module in modules:
+        done = subprocess.run([sys.executable, "-m", module, "--help"], cwd=REPO,
+                              capture_output=True, text=True, check=False)
+        assert done.returncode == 0 and "usage:" in done.stdout, (module, done.stderr[-400:])
