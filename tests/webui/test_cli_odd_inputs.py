@@ -7,7 +7,6 @@ import os
 import struct
 import subprocess
 import sys
-import zlib
 from pathlib import Path
 
 import cv2
@@ -17,19 +16,10 @@ import pytest
 from vision import detect
 from vision.imagefile import ImageError, load_image
 from vision.scan import locate_tiles
+from webui.checks.fuzz_files import png_claiming
 from webui.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def png_header(width: int, height: int) -> bytes:
-    """A PNG whose header claims ``width`` x ``height`` (its data is a few bytes)."""
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        crc = zlib.crc32(kind + data)
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
-            + chunk(b"IDAT", zlib.compress(b"\0" * 100)) + chunk(b"IEND", b""))
 
 
 def jpeg_claiming(width: int, height: int) -> bytes:
@@ -52,7 +42,7 @@ def test_tiny_images_are_a_clear_error(tmp_path, shape, capsys):
     assert "too small to show a tile" in err and "Traceback" not in err
 
 
-@pytest.mark.parametrize("make", [lambda: png_header(40000, 40000),
+@pytest.mark.parametrize("make", [lambda: png_claiming(40000, 40000),
                                   lambda: jpeg_claiming(40000, 40000)])
 def test_a_giant_picture_is_refused_from_its_header(tmp_path, make):
     path = tmp_path / "giant.img"

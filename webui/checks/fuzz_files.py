@@ -31,6 +31,8 @@ import numpy as np
 
 
 def png_claiming(width: int, height: int) -> bytes:
+    """A PNG whose header claims ``width`` x ``height`` (its data is a few bytes)."""
+
     def chunk(kind: bytes, data: bytes) -> bytes:
         crc = zlib.crc32(kind + data)
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
