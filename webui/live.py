@@ -134,17 +134,18 @@ class LiveLoop:
                 self.games.set_camera("lost", error)
                 worked = False
             else:
-                worked = self._watch(source)
-                if self.games.camera["state"] == "ended" and self.finite:
+                worked, ended = self._watch(source)
+                if ended and self.finite:
                     return  # a recording is read once
             # A camera that keeps failing is retried less and less often, so its status does
             # not flicker on every page; one that worked a while is retried at once.
             delay = self.retry_s if worked else min(delay * 2, MAX_RETRY_S)
             self._stop.wait(delay)
 
-    def _watch(self, source: Any) -> bool:
-        """Run the source until it ends or fails; whether a frame went through the tracker."""
-        worked = False
+    def _watch(self, source: Any) -> tuple[bool, bool]:
+        """Run the source until it ends or fails: whether a frame went through the tracker,
+        and whether the source came to its end (a recording does; a camera fails)."""
+        worked = ended = False
         try:
             for frame in source:
                 if self._stop.is_set():
@@ -153,6 +154,7 @@ class LiveLoop:
                 self._step(frame)
                 worked = True
             else:
+                ended = True
                 self.games.set_camera("ended")
         except SourceError as error:
             self.games.set_camera("lost", error)
@@ -161,7 +163,7 @@ class LiveLoop:
             self.games.set_camera("lost", f"{type(error).__name__}: {error}")
         finally:
             source.close()
-        return worked
+        return worked, ended
 
     def _step(self, frame: Any) -> None:
         self._picture = frame.image
