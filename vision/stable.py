@@ -114,6 +114,11 @@ REFINE_AGREE = (0.6, 0.3, 0.15)
 SLACK_PX = 0.3
 """Thumbnail pixels the fitted camera motion may be off by, on an edge (``changed_mask``)."""
 
+SATURATED = 235.0
+"""A thumbnail pixel this bright in any channel (of 255) is clipped, or nearly: its colour
+ratios change with the exposure (a red table under a lamp loses red as the camera's gain
+flickers up), so they are not compared there."""
+
 
 def thumbnail(image: np.ndarray) -> np.ndarray:
     """Small and blurred, with light removed: local log contrast, and two log colour ratios.
@@ -122,7 +127,8 @@ def thumbnail(image: np.ndarray) -> np.ndarray:
     space that is an offset, which subtracting the local mean removes. The contrast alone
     misses an arm over a plain table (flat on flat, only its outline shows), so the colour
     ratios (red to green, blue to green: a gain cancels out of them) are kept beside it.
-    Channels: (contrast, red/green, blue/green).
+    Channels: (contrast, red/green, blue/green, brightest channel); the last says where
+    the ratios mean nothing (``SATURATED``).
     """
     h, w = image.shape[:2]
     small = cv2.resize(image, (THUMB_WIDTH, max(1, round(h * THUMB_WIDTH / w))),
@@ -133,7 +139,8 @@ def thumbnail(image: np.ndarray) -> np.ndarray:
     log = np.log(cv2.cvtColor(blurred, cv2.COLOR_BGR2GRAY) + 8.0)
     colours = np.log(blurred + 8.0)
     return np.dstack([log - cv2.GaussianBlur(log, (0, 0), LIGHT_SCALE),
-                      colours[..., 2] - colours[..., 1], colours[..., 0] - colours[..., 1]])
+                      colours[..., 2] - colours[..., 1], colours[..., 0] - colours[..., 1],
+                      blurred.max(axis=2)])
 
 
 @dataclass(frozen=True)
@@ -250,14 +257,16 @@ def changed_mask(reference: np.ndarray, now: np.ndarray, motion: Motion,
                           borderMode=cv2.BORDER_REPLICATE)
     m = MARGIN
     ref, back = reference[m:-m, m:-m], back[m:-m, m:-m]
-    diff = back - ref
+    diff = back[..., :3] - ref[..., :3]
     # a lamp's colour, or a white balance that follows it, shifts the ratios everywhere alike
     diff[..., 1:] -= np.median(diff[..., 1:].reshape(-1, 2), axis=0)
-    changed = np.zeros(diff.shape[:2], bool)
-    for c, level in enumerate((DIFF_LEVEL, COLOUR_LEVEL, COLOUR_LEVEL)[:channels]):
-        changed |= np.abs(diff[..., c]) > level + SLACK_PX * np.minimum(
-            _steepness(ref[..., c]), _steepness(back[..., c]))
-    return changed
+    changed = [np.abs(diff[..., c]) > level + SLACK_PX * np.minimum(
+        _steepness(ref[..., c]), _steepness(back[..., c]))
+        for c, level in enumerate((DIFF_LEVEL, COLOUR_LEVEL, COLOUR_LEVEL)[:channels])]
+    if channels == 1:
+        return changed[0]
+    unclipped = np.maximum(ref[..., 3], back[..., 3]) < SATURATED  # the ratios mean something
+    return changed[0] | (unclipped & np.logical_or.reduce(changed[1:]))
 
 
 def _steepness(thumb: np.ndarray) -> np.ndarray:
