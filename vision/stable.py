@@ -87,6 +87,14 @@ further than the fitted motion reaches from no turn at all."""
 ARM_DEPTH = 12
 """Thumbnail pixels (inside ``MARGIN``; 100 px of a 960-px frame) an arm reaches in at least."""
 
+SHARP_BLUR = 1.5
+"""Thumbnail pixels of blur that an arm's outline stands out of (``roughness``)."""
+
+ARM_SHARPNESS = 0.03
+"""The roughness most of an arm's changed pixels reach at least: measured 0.07-0.09 for arms
+at rest (``tests/vision/test_replay_stable.py``, the hardest footage), 0.003-0.015 for pools
+of lamp light 50-120 px wide across a frame's corner or edge."""
+
 ARM_PATIENCE = 60.0
 """Seconds an 'arm' may lie still before the gate lets the scan decide after all.
 
@@ -251,15 +259,7 @@ def changed_mask(reference: np.ndarray, now: np.ndarray, motion: Motion,
     ``SLACK_PX`` times the steepness, where both pictures have an edge: a tile laid on a flat
     cell, or taken off one, changes it at full sensitivity.
     """
-    h, w = reference.shape[:2]
-    back = cv2.warpAffine(now, motion.matrix((h, w)), (w, h),
-                          flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                          borderMode=cv2.BORDER_REPLICATE)
-    m = MARGIN
-    ref, back = reference[m:-m, m:-m], back[m:-m, m:-m]
-    diff = back[..., :3] - ref[..., :3]
-    # a lamp's colour, or a white balance that follows it, shifts the ratios everywhere alike
-    diff[..., 1:] -= np.median(diff[..., 1:].reshape(-1, 2), axis=0)
+    ref, back, diff = _difference(reference, now, motion)
     changed = [np.abs(diff[..., c]) > level + SLACK_PX * np.minimum(
         _steepness(ref[..., c]), _steepness(back[..., c]))
         for c, level in enumerate((DIFF_LEVEL, COLOUR_LEVEL, COLOUR_LEVEL)[:channels])]
@@ -269,15 +269,44 @@ def changed_mask(reference: np.ndarray, now: np.ndarray, motion: Motion,
     return changed[0] | (unclipped & np.logical_or.reduce(changed[1:]))
 
 
+def _difference(reference: np.ndarray, now: np.ndarray, motion: Motion
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The reference and ``now`` moved onto it, ``MARGIN`` cut off, and the difference of
+    their first three channels, the colour ratios' overall shift taken out."""
+    h, w = reference.shape[:2]
+    back = cv2.warpAffine(now, motion.matrix((h, w)), (w, h),
+                          flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                          borderMode=cv2.BORDER_REPLICATE)
+    m = MARGIN
+    ref, back = reference[m:-m, m:-m], back[m:-m, m:-m]
+    diff = back[..., :3] - ref[..., :3]
+    # a lamp's colour, or a white balance that follows it, shifts the ratios everywhere alike
+    diff[..., 1:] -= np.median(diff[..., 1:].reshape(-1, 2), axis=0)
+    return ref, back, diff
+
+
+def roughness(reference: np.ndarray, now: np.ndarray, motion: Motion) -> np.ndarray:
+    """How sharply the difference between two thumbnails varies, per pixel of ``changed_mask``.
+
+    An arm ends in an outline; a lamp that lights one part of the table more than another
+    changes the picture smoothly. So the difference minus a blur of itself is large along
+    an arm and small under a lamp, however unevenly it shines.
+    """
+    diff = _difference(reference, now, motion)[2]
+    return np.abs(diff - cv2.GaussianBlur(diff, (0, 0), SHARP_BLUR)).max(axis=2)
+
+
 def _steepness(thumb: np.ndarray) -> np.ndarray:
     """How fast the thumbnail changes per pixel, in any direction (a gradient's size bound)."""
     gy, gx = np.gradient(thumb)
     return np.abs(gx) + np.abs(gy)
 
 
-def arm_over(mask: np.ndarray, region: tuple[float, float, float, float] | None) -> bool:
+def arm_over(mask: np.ndarray, region: tuple[float, float, float, float] | None,
+             rough: np.ndarray) -> bool:
     """Whether the changed pixels hold an arm: a big blob crossing the frame edge and reaching
-    ``ARM_DEPTH`` into the picture (a strip along the edge is the camera's border moving).
+    ``ARM_DEPTH`` into the picture (a strip along the edge is the camera's border moving),
+    with an outline (``rough``, from :func:`roughness`: a lamp's pool of light has none).
 
     ``region`` (x0, y0, x1, y1, as fractions of the frame) is where the tiles lie. An arm
     crosses the frame edge outside it (by more than ``EDGE_BAND``: a tile laid at its rim,
@@ -301,7 +330,8 @@ def arm_over(mask: np.ndarray, region: tuple[float, float, float, float] | None)
         return False
     d = ARM_DEPTH
     reaching = set(np.unique(labels[d:-d, d:-d])) & set(np.unique(labels[edge]))
-    return any(i in reaching for i in big)
+    return any(i in reaching and np.percentile(rough[(labels == i) & mask], 90) >= ARM_SHARPNESS
+               for i in big)
 
 
 
@@ -370,7 +400,8 @@ class StableGate:
                 self._rebase(thumb)  # follows slow light drift and a knocked camera
                 self._done = True
                 return False
-            if changed < GLOBAL_FRACTION and settled < ARM_PATIENCE and arm_over(mask, self.region):
+            if changed < GLOBAL_FRACTION and settled < ARM_PATIENCE and arm_over(
+                    mask, self.region, roughness(self._reference, thumb, self._motion)):
                 if self._searched:
                     return False
                 self._searched = True  # once per still spell: perhaps the camera turned further
