@@ -343,7 +343,7 @@ class StableGate:
     ``unseen`` whether the change happened out of the camera's sight.
     """
 
-    still_seconds: float = 0.5
+    still_seconds: float = 0.4
     region: tuple[float, float, float, float] | None = None
     cell: float = SMALLEST_CELL
     """Side of a tile's cell as a share of the frame width: sets the least change scanned."""
