@@ -125,7 +125,11 @@ SLACK_PX = 0.3
 SATURATED = 235.0
 """A thumbnail pixel this bright in any channel (of 255) is clipped, or nearly: its colour
 ratios change with the exposure (a red table under a lamp loses red as the camera's gain
-flickers up), so they are not compared there."""
+flickers up), so they are not compared there..."""
+
+DARK = 24.0
+"""... nor where a channel is this dark: the ratio's offset (and the noise) outweighs so
+little light, and the ratio moves with the exposure (blue on a warm-lit wooden table)."""
 
 
 def thumbnail(image: np.ndarray) -> np.ndarray:
@@ -135,8 +139,8 @@ def thumbnail(image: np.ndarray) -> np.ndarray:
     space that is an offset, which subtracting the local mean removes. The contrast alone
     misses an arm over a plain table (flat on flat, only its outline shows), so the colour
     ratios (red to green, blue to green: a gain cancels out of them) are kept beside it.
-    Channels: (contrast, red/green, blue/green, brightest channel); the last says where
-    the ratios mean nothing (``SATURATED``).
+    Channels: (contrast, red/green, blue/green, brightest channel, darkest channel); the
+    last two say where the ratios mean nothing (``SATURATED``, ``DARK``).
     """
     h, w = image.shape[:2]
     small = cv2.resize(image, (THUMB_WIDTH, max(1, round(h * THUMB_WIDTH / w))),
@@ -148,7 +152,7 @@ def thumbnail(image: np.ndarray) -> np.ndarray:
     colours = np.log(blurred + 8.0)
     return np.dstack([log - cv2.GaussianBlur(log, (0, 0), LIGHT_SCALE),
                       colours[..., 2] - colours[..., 1], colours[..., 0] - colours[..., 1],
-                      blurred.max(axis=2)])
+                      blurred.max(axis=2), blurred.min(axis=2)])
 
 
 @dataclass(frozen=True)
@@ -265,8 +269,9 @@ def changed_mask(reference: np.ndarray, now: np.ndarray, motion: Motion,
         for c, level in enumerate((DIFF_LEVEL, COLOUR_LEVEL, COLOUR_LEVEL)[:channels])]
     if channels == 1:
         return changed[0]
-    unclipped = np.maximum(ref[..., 3], back[..., 3]) < SATURATED  # the ratios mean something
-    return changed[0] | (unclipped & np.logical_or.reduce(changed[1:]))
+    meaningful = ((np.maximum(ref[..., 3], back[..., 3]) < SATURATED)
+                  & (np.minimum(ref[..., 4], back[..., 4]) > DARK))  # the ratios, that is
+    return changed[0] | (meaningful & np.logical_or.reduce(changed[1:]))
 
 
 def _difference(reference: np.ndarray, now: np.ndarray, motion: Motion
@@ -392,11 +397,13 @@ class StableGate:
         if self._reference is not None:
             self._motion = camera_motion(self._reference, thumb, self._turns())
             mask = changed_mask(self._reference, thumb, self._motion)
-            # worth a scan by the contrast alone: colour makes a speck far smaller than the
-            # cells look bigger than a tile (it is there to see arms, flat on a flat table)
+            # worth a scan by the contrast alone when the cells are big: colour makes a speck
+            # far smaller than the cells look bigger than a tile; but small tiles whose grey
+            # is the table's show only in colour, as a change of ``CHANGE_FRACTION``
             changed = changed_mask(self._reference, thumb, self._motion, channels=1).mean()
             h, w = thumb.shape[:2]
-            if changed < min(CHANGE_FRACTION, TILE_CHANGE * self.cell ** 2 * w / h):
+            if (changed < min(CHANGE_FRACTION, TILE_CHANGE * self.cell ** 2 * w / h)
+                    and mask.mean() < CHANGE_FRACTION):
                 self._rebase(thumb)  # follows slow light drift and a knocked camera
                 self._done = True
                 return False
