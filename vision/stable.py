@@ -65,6 +65,9 @@ A camera framing a whole final board shows an early move's tiles 26 px wide in a
 frame; after the thumbnail's blur two of them change only 0.026 % of it. Otherwise that change
 is taken for drift and the move is never scanned. At rest the change measures 0."""
 
+COLOUR_CELLS = 0.5
+"""A change in colour as large as this share of a cell is worth a scan (see ``TILE_CHANGE``)."""
+
 SMALLEST_CELL = 1 / 48
 """The cell side (share of the frame width) assumed until the tracker has measured one."""
 
@@ -397,13 +400,14 @@ class StableGate:
         if self._reference is not None:
             self._motion = camera_motion(self._reference, thumb, self._turns())
             mask = changed_mask(self._reference, thumb, self._motion)
-            # worth a scan by the contrast alone when the cells are big: colour makes a speck
-            # far smaller than the cells look bigger than a tile; but small tiles whose grey
-            # is the table's show only in colour, as a change of ``CHANGE_FRACTION``
+            # worth a scan by the contrast: colour makes a speck far smaller than the cells
+            # look bigger than a tile; or by colour over ``COLOUR_CELLS`` of a cell (small
+            # tiles whose grey is the table's show only in colour)
             changed = changed_mask(self._reference, thumb, self._motion, channels=1).mean()
             h, w = thumb.shape[:2]
-            if (changed < min(CHANGE_FRACTION, TILE_CHANGE * self.cell ** 2 * w / h)
-                    and mask.mean() < CHANGE_FRACTION):
+            cell_area = self.cell ** 2 * w / h  # share of the thumbnail
+            if (changed < min(CHANGE_FRACTION, TILE_CHANGE * cell_area)
+                    and mask.mean() < max(CHANGE_FRACTION, COLOUR_CELLS * cell_area)):
                 self._rebase(thumb)  # follows slow light drift and a knocked camera
                 self._done = True
                 return False
