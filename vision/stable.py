@@ -142,8 +142,8 @@ def thumbnail(image: np.ndarray) -> np.ndarray:
     space that is an offset, which subtracting the local mean removes. The contrast alone
     misses an arm over a plain table (flat on flat, only its outline shows), so the colour
     ratios (red to green, blue to green: a gain cancels out of them) are kept beside it.
-    Channels: (contrast, red/green, blue/green, brightest channel, darkest channel); the
-    last two say where the ratios mean nothing (``SATURATED``, ``DARK``).
+    Channels: (contrast, red/green, blue/green, 1 where the ratios mean something: no
+    channel clipped nor nearly black, ``SATURATED`` and ``DARK``; else 0).
     """
     h, w = image.shape[:2]
     small = cv2.resize(image, (THUMB_WIDTH, max(1, round(h * THUMB_WIDTH / w))),
@@ -155,7 +155,8 @@ def thumbnail(image: np.ndarray) -> np.ndarray:
     colours = np.log(blurred + 8.0)
     return np.dstack([log - cv2.GaussianBlur(log, (0, 0), LIGHT_SCALE),
                       colours[..., 2] - colours[..., 1], colours[..., 0] - colours[..., 1],
-                      blurred.max(axis=2), blurred.min(axis=2)])
+                      ((blurred.max(axis=2) < SATURATED)
+                       & (blurred.min(axis=2) > DARK)).astype(np.float32)])
 
 
 @dataclass(frozen=True)
@@ -272,8 +273,7 @@ def changed_mask(reference: np.ndarray, now: np.ndarray, motion: Motion,
         for c, level in enumerate((DIFF_LEVEL, COLOUR_LEVEL, COLOUR_LEVEL)[:channels])]
     if channels == 1:
         return changed[0]
-    meaningful = ((np.maximum(ref[..., 3], back[..., 3]) < SATURATED)
-                  & (np.minimum(ref[..., 4], back[..., 4]) > DARK))  # the ratios, that is
+    meaningful = np.minimum(ref[..., 3], back[..., 3]) > 0.5  # the ratios, in both pictures
     return changed[0] | (meaningful & np.logical_or.reduce(changed[1:]))
 
 
