@@ -90,14 +90,6 @@ further than the fitted motion reaches from no turn at all."""
 ARM_DEPTH = 12
 """Thumbnail pixels (inside ``MARGIN``; 100 px of a 960-px frame) an arm reaches in at least."""
 
-SHARP_BLUR = 1.5
-"""Thumbnail pixels of blur that an arm's outline stands out of (``roughness``)."""
-
-ARM_SHARPNESS = 0.03
-"""The roughness most of an arm's changed pixels reach at least: measured 0.07-0.09 for arms
-at rest (``tests/vision/test_replay_stable.py``, the hardest footage), 0.003-0.015 for pools
-of lamp light 50-120 px wide across a frame's corner or edge."""
-
 ARM_PATIENCE = 60.0
 """Seconds an 'arm' may lie still before the gate lets the scan decide after all.
 
@@ -293,28 +285,15 @@ def _difference(reference: np.ndarray, now: np.ndarray, motion: Motion
     return ref, back, diff
 
 
-def roughness(reference: np.ndarray, now: np.ndarray, motion: Motion) -> np.ndarray:
-    """How sharply the difference between two thumbnails varies, per pixel of ``changed_mask``.
-
-    An arm ends in an outline; a lamp that lights one part of the table more than another
-    changes the picture smoothly. So the difference minus a blur of itself is large along
-    an arm and small under a lamp, however unevenly it shines.
-    """
-    diff = _difference(reference, now, motion)[2]
-    return np.abs(diff - cv2.GaussianBlur(diff, (0, 0), SHARP_BLUR)).max(axis=2)
-
-
 def _steepness(thumb: np.ndarray) -> np.ndarray:
     """How fast the thumbnail changes per pixel, in any direction (a gradient's size bound)."""
     gy, gx = np.gradient(thumb)
     return np.abs(gx) + np.abs(gy)
 
 
-def arm_over(mask: np.ndarray, region: tuple[float, float, float, float] | None,
-             rough: np.ndarray) -> bool:
+def arm_over(mask: np.ndarray, region: tuple[float, float, float, float] | None) -> bool:
     """Whether the changed pixels hold an arm: a big blob crossing the frame edge and reaching
-    ``ARM_DEPTH`` into the picture (a strip along the edge is the camera's border moving),
-    with an outline (``rough``, from :func:`roughness`: a lamp's pool of light has none).
+    ``ARM_DEPTH`` into the picture (a strip along the edge is the camera's border moving).
 
     ``region`` (x0, y0, x1, y1, as fractions of the frame) is where the tiles lie. An arm
     crosses the frame edge outside it (by more than ``EDGE_BAND``: a tile laid at its rim,
@@ -338,8 +317,7 @@ def arm_over(mask: np.ndarray, region: tuple[float, float, float, float] | None,
         return False
     d = ARM_DEPTH
     reaching = set(np.unique(labels[d:-d, d:-d])) & set(np.unique(labels[edge]))
-    return any(i in reaching and np.percentile(rough[(labels == i) & mask], 90) >= ARM_SHARPNESS
-               for i in big)
+    return any(i in reaching for i in big)
 
 
 
@@ -411,8 +389,7 @@ class StableGate:
                 self._rebase(thumb)  # follows slow light drift and a knocked camera
                 self._done = True
                 return False
-            if changed < GLOBAL_FRACTION and settled < ARM_PATIENCE and arm_over(
-                    mask, self.region, roughness(self._reference, thumb, self._motion)):
+            if changed < GLOBAL_FRACTION and settled < ARM_PATIENCE and arm_over(mask, self.region):
                 if self._searched:
                     return False
                 self._searched = True  # once per still spell: perhaps the camera turned further

@@ -125,32 +125,6 @@ def test_an_arm_resting_at_the_edge_is_never_still():
     assert len(_film(gate, [(_table(3), 1.5)], rng, start=32.0, wobble=0.5)) == 1
 
 
-def _lamp(image: np.ndarray, corner: tuple[int, int], width: float,
-          gain: tuple[float, float, float], share: float = 1.0) -> np.ndarray:
-    """The table with a pool of warm light (BGR ``gain`` at its middle) round ``corner``."""
-    h, w = image.shape[:2]
-    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
-    pool = np.exp(-((xs - corner[0]) ** 2 + (ys - corner[1]) ** 2) / (2 * width ** 2))
-    lit = image * (1 + share * pool[..., None] * np.array(gain, np.float32))
-    return np.clip(lit, 0, 255).astype(np.uint8)
-
-
-def test_a_lamp_lighting_a_corner_is_no_arm_and_the_next_move_is_seen():
-    rng = np.random.default_rng(6)
-    gate = StableGate()
-    gate.region = (0.45, 0.4, 0.7, 0.6)
-
-    def lit(tiles: int, share: float = 1.0) -> np.ndarray:
-        """A 60-px pool of warm light across the top left corner: a fortieth of the picture
-        changes, from the frame edge into it, as with an arm."""
-        return _lamp(_table(tiles, wood=(60, 100, 140)), (100, 100), 60, (0.3, 0.6, 1.2), share)
-
-    assert _film(gate, [(lit(3, 0.0), 2.0)], rng) == [gate.still_seconds]
-    _film(gate, [*((lit(3, k / 10), 0.1) for k in range(1, 11)), (lit(3), 3.0)], rng, start=2.0)
-    moved = _film(gate, [(_hand(lit(3)), 1.0), (lit(5), 2.0)], rng, start=6.0)
-    assert len(moved) == 1 and moved[0] < 8.0  # within a second of the hand leaving at 7.0
-
-
 def test_the_gate_records_the_order_in_which_tiles_appeared():
     rng = np.random.default_rng(4)
     gate = StableGate()
