@@ -65,6 +65,9 @@ A camera framing a whole final board shows an early move's tiles 26 px wide in a
 frame; after the thumbnail's blur two of them change only 0.026 % of it. Otherwise that change
 is taken for drift and the move is never scanned. At rest the change measures 0."""
 
+COLOUR_CELLS = 0.5
+"""A change in colour as large as this share of a cell is worth a scan (see ``TILE_CHANGE``)."""
+
 SMALLEST_CELL = 1 / 48
 """The cell side (share of the frame width) assumed until the tracker has measured one."""
 
@@ -114,6 +117,15 @@ REFINE_AGREE = (0.6, 0.3, 0.15)
 SLACK_PX = 0.3
 """Thumbnail pixels the fitted camera motion may be off by, on an edge (``changed_mask``)."""
 
+SATURATED = 235.0
+"""A thumbnail pixel this bright in any channel (of 255) is clipped, or nearly: its colour
+ratios change with the exposure (a red table under a lamp loses red as the camera's gain
+flickers up), so they are not compared there..."""
+
+DARK = 24.0
+"""... nor where a channel is this dark: the ratio's offset (and the noise) outweighs so
+little light, and the ratio moves with the exposure (blue on a warm-lit wooden table)."""
+
 
 def thumbnail(image: np.ndarray) -> np.ndarray:
     """Small and blurred, with light removed: local log contrast, and two log colour ratios.
@@ -122,7 +134,8 @@ def thumbnail(image: np.ndarray) -> np.ndarray:
     space that is an offset, which subtracting the local mean removes. The contrast alone
     misses an arm over a plain table (flat on flat, only its outline shows), so the colour
     ratios (red to green, blue to green: a gain cancels out of them) are kept beside it.
-    Channels: (contrast, red/green, blue/green).
+    Channels: (contrast, red/green, blue/green, 1 where the ratios mean something: no
+    channel clipped nor nearly black, ``SATURATED`` and ``DARK``; else 0).
     """
     h, w = image.shape[:2]
     small = cv2.resize(image, (THUMB_WIDTH, max(1, round(h * THUMB_WIDTH / w))),
@@ -133,7 +146,9 @@ def thumbnail(image: np.ndarray) -> np.ndarray:
     log = np.log(cv2.cvtColor(blurred, cv2.COLOR_BGR2GRAY) + 8.0)
     colours = np.log(blurred + 8.0)
     return np.dstack([log - cv2.GaussianBlur(log, (0, 0), LIGHT_SCALE),
-                      colours[..., 2] - colours[..., 1], colours[..., 0] - colours[..., 1]])
+                      colours[..., 2] - colours[..., 1], colours[..., 0] - colours[..., 1],
+                      ((blurred.max(axis=2) < SATURATED)
+                       & (blurred.min(axis=2) > DARK)).astype(np.float32)])
 
 
 @dataclass(frozen=True)
@@ -244,20 +259,30 @@ def changed_mask(reference: np.ndarray, now: np.ndarray, motion: Motion,
     ``SLACK_PX`` times the steepness, where both pictures have an edge: a tile laid on a flat
     cell, or taken off one, changes it at full sensitivity.
     """
+    ref, back, diff = _difference(reference, now, motion)
+    changed = [np.abs(diff[..., c]) > level + SLACK_PX * np.minimum(
+        _steepness(ref[..., c]), _steepness(back[..., c]))
+        for c, level in enumerate((DIFF_LEVEL, COLOUR_LEVEL, COLOUR_LEVEL)[:channels])]
+    if channels == 1:
+        return changed[0]
+    meaningful = np.minimum(ref[..., 3], back[..., 3]) > 0.5  # the ratios, in both pictures
+    return changed[0] | (meaningful & np.logical_or.reduce(changed[1:]))
+
+
+def _difference(reference: np.ndarray, now: np.ndarray, motion: Motion
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The reference and ``now`` moved onto it, ``MARGIN`` cut off, and the difference of
+    their first three channels, the colour ratios' overall shift taken out."""
     h, w = reference.shape[:2]
     back = cv2.warpAffine(now, motion.matrix((h, w)), (w, h),
                           flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                           borderMode=cv2.BORDER_REPLICATE)
     m = MARGIN
     ref, back = reference[m:-m, m:-m], back[m:-m, m:-m]
-    diff = back - ref
+    diff = back[..., :3] - ref[..., :3]
     # a lamp's colour, or a white balance that follows it, shifts the ratios everywhere alike
     diff[..., 1:] -= np.median(diff[..., 1:].reshape(-1, 2), axis=0)
-    changed = np.zeros(diff.shape[:2], bool)
-    for c, level in enumerate((DIFF_LEVEL, COLOUR_LEVEL, COLOUR_LEVEL)[:channels]):
-        changed |= np.abs(diff[..., c]) > level + SLACK_PX * np.minimum(
-            _steepness(ref[..., c]), _steepness(back[..., c]))
-    return changed
+    return ref, back, diff
 
 
 def _steepness(thumb: np.ndarray) -> np.ndarray:
@@ -304,7 +329,7 @@ class StableGate:
     ``unseen`` whether the change happened out of the camera's sight.
     """
 
-    still_seconds: float = 0.5
+    still_seconds: float = 0.4
     region: tuple[float, float, float, float] | None = None
     cell: float = SMALLEST_CELL
     """Side of a tile's cell as a share of the frame width: sets the least change scanned."""
@@ -353,11 +378,14 @@ class StableGate:
         if self._reference is not None:
             self._motion = camera_motion(self._reference, thumb, self._turns())
             mask = changed_mask(self._reference, thumb, self._motion)
-            # worth a scan by the contrast alone: colour makes a speck far smaller than the
-            # cells look bigger than a tile (it is there to see arms, flat on a flat table)
+            # worth a scan by the contrast: colour makes a speck far smaller than the cells
+            # look bigger than a tile; or by colour over ``COLOUR_CELLS`` of a cell (small
+            # tiles whose grey is the table's show only in colour)
             changed = changed_mask(self._reference, thumb, self._motion, channels=1).mean()
             h, w = thumb.shape[:2]
-            if changed < min(CHANGE_FRACTION, TILE_CHANGE * self.cell ** 2 * w / h):
+            cell_area = self.cell ** 2 * w / h  # share of the thumbnail
+            if (changed < min(CHANGE_FRACTION, TILE_CHANGE * cell_area)
+                    and mask.mean() < max(CHANGE_FRACTION, COLOUR_CELLS * cell_area)):
                 self._rebase(thumb)  # follows slow light drift and a knocked camera
                 self._done = True
                 return False

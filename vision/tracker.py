@@ -61,7 +61,7 @@ PATIENCE = 0.2
 """Seconds a position with vanished tiles in the move's lines waits for the scene to change.
 
 Short, because a move must be reported within a second of the table going still, and the
-gate already waits ``still_seconds`` (0.5 s) of stillness; an arm resting over the tiles is
+gate already waits ``still_seconds`` (0.4 s) of stillness; an arm resting over the tiles is
 kept out by the gate itself (``vision.stable.arm_over``)."""
 
 MIN_SEEN_SHARE = 0.5
@@ -91,7 +91,7 @@ class _Held:
 class MoveTracker:
     """Turn a stream of frames into detected moves; see the module docstring."""
 
-    def __init__(self, colours: Iterable[str] = COLOURS, still_seconds: float = 0.5,
+    def __init__(self, colours: Iterable[str] = COLOURS, still_seconds: float = 0.4,
                  adapter: SetAdapter | None = None) -> None:
         self.colours = tuple(colours)
         self.still_seconds = still_seconds

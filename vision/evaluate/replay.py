@@ -168,22 +168,25 @@ def run_source(spec: str, colours, settle: list[float] | None = None
                ) -> tuple[list[DetectedMove], float, list[float]]:
     """Replay a source; returns the moves, the wall time and, for clips, each move's latency.
 
-    A move's latency is the video time from its table going still to the frame that reports
-    it, plus the CPU time the tracker spent on that frame (a scan): CPU time rather than wall
-    time, so that other programs sharing the machine do not count.
+    A move's latency is the video time from its table going still to when the tracker is done
+    with the frame that reports it: each frame is taken up when it arrives or when the tracker
+    finishes the one before, whichever is later (so a slow scan delays the frames behind it),
+    and costs the CPU time the tracker spends on it: CPU time rather than wall time, so that
+    other programs sharing the machine do not count.
     """
     tracker = MoveTracker(colours=colours)
     moves: list[DetectedMove] = []
     latencies = []
     start = time.perf_counter()
+    clock = 0.0  # video time at which the tracker is done with the frame it was given
     for frame in open_source(spec):
         fed = time.process_time()
         found = tracker.feed(frame)
+        clock = max(clock, frame.t) + time.process_time() - fed
         if found and settle is not None:
-            spent = time.process_time() - fed
             done = [s for s in settle if s <= frame.t]
             if done:
-                latencies.append(frame.t - done[-1] + spent)
+                latencies.append(clock - done[-1])
         moves.extend(found)
     return tracker.settled(moves), time.perf_counter() - start, latencies
 

@@ -35,7 +35,7 @@ def register(subparsers) -> None:
     parser.add_argument("--colours", type=colour_list, default=COLOURS,
                         help="the set's six colours, comma-separated (default: %(default)s)")
     add_set_option(parser)
-    parser.add_argument("--still-seconds", type=float, default=0.5,
+    parser.add_argument("--still-seconds", type=float, default=0.4,
                         help="how long the table must be still before it is read (video/camera)")
     parser.set_defaults(func=run)
 
