@@ -9,7 +9,9 @@ A position where known tiles next to the new ones have vanished is held back for
 seconds of video: a hand resting over the tiles looks exactly like that, and a moment later
 it is gone.
 
-Two helpers keep what the tracker learns between positions: the change witness
+The position reader (:mod:`vision.reader`) scans each still picture and puts its tiles on the
+board's cells, tiles off the board apart. Two helpers keep what the tracker learns between
+positions: the change witness
 (:mod:`vision.witness`) reads again an empty cell beside the tiles whose look changed although
 the scan read no tile there, and keeps it suspect if still no tile is read; the evidence
 ledger (:mod:`vision.ledger`) lets later pictures settle the labels the tracker chose itself.
@@ -30,8 +32,7 @@ a tablet it is told the game's board, the moves still waiting and the tiles play
 that: tiles the camera still sees that the game no longer holds (an undo, a removed turn, a
 new game started over tiles) are offered again at once, as a move of their own; tiles of an
 unconfirmed move that vanish from the table are withdrawn; moves are judged against the game's
-board, without the tiles players set aside. Tiles lying well away from the board (a rack, a
-dropped tile) are kept apart as off the board and never join a move.
+board, without the tiles players set aside.
 """
 
 from __future__ import annotations
@@ -51,8 +52,8 @@ from vision.decode import DetectedMove, decode_move, split_moves
 from vision.doubts import Doubt, DoubtKind
 from vision.ledger import EvidenceLedger
 from vision.overlay import draw_board
-from vision.register import Registration, contradicts, register
-from vision.scan import scan_image
+from vision.reader import PositionReader
+from vision.register import Registration, contradicts
 from vision.source import Frame
 from vision.stable import StableGate
 from vision.witness import ChangeWitness
@@ -63,13 +64,6 @@ PATIENCE = 0.2
 Short, because a move must be reported within a second of the table going still, and the
 gate already waits ``still_seconds`` (0.4 s) of stillness; an arm resting over the tiles is
 kept out by the gate itself (``vision.stable.arm_over``)."""
-
-MIN_SEEN_SHARE = 0.5
-"""Below this share of known tiles found again, the scan did not see the board: no move."""
-
-OFF_BOARD_GAP = 3
-"""A new tile this many cells or more (in x or y) from every tile of the board lies off it:
-two empty cells between, where a legal move never reaches (a rack, a tile dropped aside)."""
 
 
 @dataclass(frozen=True)
@@ -108,7 +102,7 @@ class MoveTracker:
         self._view = TableView()
         self._rescan = False
         self._gate = StableGate(self.still_seconds)
-        self._homography: np.ndarray | None = None
+        self._reader = PositionReader(self.colours)
         self._held: _Held | None = None
         self._witness = ChangeWitness()
         self._ledger = EvidenceLedger()
@@ -185,20 +179,13 @@ class MoveTracker:
         return []
 
     def _position(self, frame: Frame, wait: bool) -> list[DetectedMove]:
-        """A new still position: scan it and report what changed."""
+        """A new still position: read it and report what changed."""
         self._held = None
-        scan = scan_image(frame.image, colours=self.colours, adapter=self.adapter)
-        lattice = scan.lattice
-        reg = register(self.board, scan.tiles, None if lattice is None else lattice.homography,
-                       self._homography)
-        if len(self.board) >= 4 and len(reg.seen) < MIN_SEEN_SHARE * len(self.board):
+        position = self._reader.read(frame.image, self.board, self.adapter)
+        if position is None:
             return []
-        far = _off_board(set(self.board), [cell for cell, _ in reg.new])
-        off_board = tuple((*cell, guess.tile) for cell, guess in reg.new if cell in far) + tuple(
-            (*reg.grid_map.apply(r.x, r.y), r.guess.tile) for r in scan.off_board)
-        reg = replace(reg, new=tuple((cell, guess) for cell, guess in reg.new
-                                     if cell not in far))
-        self._view = replace(self._view, off_board=off_board)
+        scan, reg, lattice = position.scan, position.registration, position.scan.lattice
+        self._view = replace(self._view, off_board=position.off_board)
         reg, unexplained = self._witness.look(reg, frame.image, self.colours, self.adapter)
         problems = [*reg.problems, *unexplained, *_doubtful(scan.doubtful, reg, self.board),
                     *(Doubt(DoubtKind.CUT, cell=reg.grid_map.apply(r.x, r.y), tile=r.guess.tile)
@@ -212,8 +199,6 @@ class MoveTracker:
                     for d in problems]
         reg = replace(reg, problems=tuple(problems), new=tuple(
             (cell, guess) for cell, guess in reg.new if cell not in self._left_out))
-        if reg.homography is not None:
-            self._homography = reg.homography
         self._gate.region = _tile_region(scan.tiles, frame.image.shape,
                                          0.0 if lattice is None else lattice.pitch_px)
         if lattice is not None:
@@ -345,39 +330,11 @@ class MoveTracker:
         """The latest frame with the board drawn, the last move's tiles outlined."""
         if self._frame is None:
             return None
-        if self._homography is None:
+        homography = self._reader.homography
+        if homography is None:
             return self._frame.copy()
-        return draw_board(self._frame, self._homography, self.board.placed(),
+        return draw_board(self._frame, homography, self.board.placed(),
                           [(x, y) for x, y, _ in self._last_move])
-
-
-def _off_board(board: set[Cell], new: list[Cell]) -> set[Cell]:
-    """The new cells that lie off the board: not reached from it in steps shorter than
-    :data:`OFF_BOARD_GAP`. With no board yet, the board is the largest group of new tiles."""
-    todo = set(new)
-    if board:
-        near = _reach(board, todo)
-        return todo - near
-    groups = []
-    while todo:
-        seed = min(todo)
-        group = {seed} | _reach({seed}, todo - {seed})
-        groups.append(group)
-        todo -= group
-    return set(new) - max(groups, key=len) if groups else set()
-
-
-def _reach(start: set[Cell], cells: set[Cell]) -> set[Cell]:
-    """The cells of ``cells`` reached from ``start`` by steps shorter than OFF_BOARD_GAP."""
-    reached: set[Cell] = set()
-    frontier, todo = list(start), set(cells)
-    while frontier and todo:
-        step = {c for c in todo if any(max(abs(c[0] - a[0]), abs(c[1] - a[1])) < OFF_BOARD_GAP
-                                       for a in frontier)}
-        todo -= step
-        reached |= step
-        frontier = list(step)
-    return reached
 
 
 def _doubtful(readings, reg: Registration, board: Board) -> list[Doubt]:

@@ -151,6 +151,7 @@ def test_a_reading_whose_cell_disagrees_with_its_pixels_goes_where_its_pixels_ar
 
 def test_later_pictures_settle_a_label_the_first_move_left_open(monkeypatch):
     import vision.tracker as tracker_module
+    from vision import reader
     from vision.scan import ScanResult
     from vision.source import Frame
 
@@ -162,7 +163,7 @@ def test_later_pictures_settle_a_label_the_first_move_left_open(monkeypatch):
         [reading(0, 0, guess("white", "circle", 0.9, ("blue", "circle", 0.08))),
          reading(1, 0, guess(Y, "circle"))],
     ])
-    monkeypatch.setattr(tracker_module, "scan_image",
+    monkeypatch.setattr(reader, "scan_image",
                         lambda image, colours, adapter=None: ScanResult(next(looks), None, 0.0))
     tracker = tracker_module.MoveTracker(colours=("red", "orange", "yellow", "green", "blue",
                                                   "white"))
@@ -177,13 +178,14 @@ def test_later_pictures_settle_a_label_the_first_move_left_open(monkeypatch):
 
 def test_a_tile_cut_by_the_pictures_edge_flags_the_move(monkeypatch):
     import vision.tracker as tracker_module
+    from vision import reader
     from vision.scan import ScanResult
     from vision.source import Frame
 
     looks = iter([[reading(0, 0, guess(R, "star")), reading(1, 0, guess(R, "circle"))],
                   [reading(0, 0, guess(R, "star")), reading(1, 0, guess(R, "circle")),
                    reading(2, 0, guess(R, "square"), cut=True)]])
-    monkeypatch.setattr(tracker_module, "scan_image",
+    monkeypatch.setattr(reader, "scan_image",
                         lambda image, colours, adapter=None: ScanResult(next(looks), None, 0.0))
     tracker = tracker_module.MoveTracker()
     photo = np.zeros((300, 300, 3), np.uint8)

@@ -125,7 +125,7 @@ def test_no_view_gives_no_move_and_loses_no_tile(game):
 
 def _scan_missing_once(monkeypatch, game):
     """Make the scan miss move 2's yellow circle in the second picture only."""
-    from vision import tracker as tracker_module
+    from vision import reader
 
     hidden = game[2].centers[(0, 2)]
     calls = []
@@ -139,7 +139,7 @@ def _scan_missing_once(monkeypatch, game):
                 if (r.center[0] - hidden[0]) ** 2 + (r.center[1] - hidden[1]) ** 2 > 100]
         return replace(result, tiles=kept)
 
-    monkeypatch.setattr(tracker_module, "scan_image", scan_missing_once)
+    monkeypatch.setattr(reader, "scan_image", scan_missing_once)
 
 
 def test_a_tile_the_scan_missed_is_read_where_the_picture_changed(game, monkeypatch):
@@ -170,7 +170,7 @@ def test_a_hole_read_as_a_tile_is_left_out_and_stays_off_the_board(game, monkeyp
     import cv2
     import numpy as np
 
-    from vision import tracker as tracker_module
+    from vision import reader
 
     # From the second position on, the scan also half-believes a tile at (1, 2): beside move
     # 2's yellow circle but off its column, so move 2 is legal only without it.
@@ -189,7 +189,7 @@ def test_a_hole_read_as_a_tile_is_left_out_and_stays_off_the_board(game, monkeyp
                        guess=replace(some.guess, tile_prob=0.96))
         return replace(result, tiles=[*result.tiles, fake])
 
-    monkeypatch.setattr(tracker_module, "scan_image", scan_with_a_hole)
+    monkeypatch.setattr(reader, "scan_image", scan_with_a_hole)
     tracker = MoveTracker()
     moves = run(tracker, photos(game.stills()[1:4]))
     assert as_truth(moves, MOVE_1 + MOVE_2 + MOVE_3) == expected(*SCRIPT.moves)

@@ -1,0 +1,96 @@
+"""Reading a still picture onto the board: the position reader of the live pipeline.
+
+The tracker hands it each new still position with the board known so far. It scans the
+picture (:mod:`vision.scan`) and registers the tiles onto the board's cells
+(:mod:`vision.register`), remembering the camera between positions (the last homography), so
+that a nudged board or a knocked camera still lands on the same cells. Tiles lying well away
+from the board (a rack, a dropped tile) are kept apart as off the board and never join a move.
+What the position means for the game (which tiles are a move, what is in doubt) is the
+tracker's to judge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from engine.board import Board, Cell, Placed
+from vision.adapt import SetAdapter
+from vision.register import Registration, register
+from vision.scan import ScanResult, scan_image
+
+MIN_SEEN_SHARE = 0.5
+"""Below this share of known tiles found again, the scan did not see the board: no move."""
+
+OFF_BOARD_GAP = 3
+"""A new tile this many cells or more (in x or y) from every tile of the board lies off it:
+two empty cells between, where a legal move never reaches (a rack, a tile dropped aside)."""
+
+
+@dataclass(frozen=True)
+class Position:
+    """One still picture read onto the board: the scan, its registration (new tiles on the
+    board only) and the tiles off the board, on the board's cells."""
+
+    scan: ScanResult
+    registration: Registration
+    off_board: tuple[Placed, ...]
+
+
+class PositionReader:
+    """Scans still pictures and puts their tiles on the board's cells; see the module."""
+
+    def __init__(self, colours: Iterable[str]) -> None:
+        self.colours = tuple(colours)
+        self.homography: np.ndarray | None = None
+        """Board cells to picture pixels at the last position read (for the next
+        registration, and for drawing the preview)."""
+
+    def read(self, image: np.ndarray, board: Board,
+             adapter: SetAdapter | None = None) -> Position | None:
+        """The picture's tiles on ``board``'s cells; None when the scan did not find enough
+        of the board's known tiles to say where it lies (a hand over it, a blurred frame)."""
+        scan = scan_image(image, colours=self.colours, adapter=adapter)
+        lattice = scan.lattice
+        reg = register(board, scan.tiles, None if lattice is None else lattice.homography,
+                       self.homography)
+        if len(board) >= 4 and len(reg.seen) < MIN_SEEN_SHARE * len(board):
+            return None
+        if reg.homography is not None:
+            self.homography = reg.homography
+        far = _off_board(set(board), [cell for cell, _ in reg.new])
+        off_board = tuple((*cell, guess.tile) for cell, guess in reg.new if cell in far) + tuple(
+            (*reg.grid_map.apply(r.x, r.y), r.guess.tile) for r in scan.off_board)
+        on_board = tuple((cell, guess) for cell, guess in reg.new if cell not in far)
+        return Position(scan, replace(reg, new=on_board), off_board)
+
+
+def _off_board(board: set[Cell], new: list[Cell]) -> set[Cell]:
+    """The new cells that lie off the board: not reached from it in steps shorter than
+    :data:`OFF_BOARD_GAP`. With no board yet, the board is the largest group of new tiles."""
+    todo = set(new)
+    if board:
+        near = _reach(board, todo)
+        return todo - near
+    groups = []
+    while todo:
+        seed = min(todo)
+        group = {seed} | _reach({seed}, todo - {seed})
+        groups.append(group)
+        todo -= group
+    return set(new) - max(groups, key=len) if groups else set()
+
+
+def _reach(start: set[Cell], cells: set[Cell]) -> set[Cell]:
+    """The cells of ``cells`` reached from ``start`` by steps shorter than OFF_BOARD_GAP."""
+    reached: set[Cell] = set()
+    frontier, todo = list(start), set(cells)
+    while frontier and todo:
+        step = {c for c in todo if any(max(abs(c[0] - a[0]), abs(c[1] - a[1])) < OFF_BOARD_GAP
+                                       for a in frontier)}
+        todo -= step
+        reached |= step
+        frontier = list(step)
+    return reached
