@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from engine.board import Board, Placed, check_placed
 from engine.refusals import Illegal, IllegalMove, Refusal
 from engine.rules import QWIRKLE_BONUS, apply_move
-from engine.tiles import COLOURS, COPIES, HAND, Tile, tile_kinds
+from engine.tiles import COLOURS, COPIES, HAND, Tile, is_colour_set, tile_kinds
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +109,7 @@ class TableGame:
         if type(first) is not int or not 0 <= first < len(players):
             raise ValueError(f"first must be a seat from 0 to {len(players) - 1}, got {first!r}")
         kinds = tile_kinds(tuple(colours))  # raises TileError for an unknown colour
-        if len(kinds) != len(set(kinds)) or len(colours) != 6:
+        if not is_colour_set(colours):
             raise ValueError(f"a set has six distinct colours, got {colours!r}")
         zeros = (0,) * len(players)
         return cls(

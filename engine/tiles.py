@@ -16,6 +16,7 @@ Tile(colour='white', shape='square')
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 COLOURS: tuple[str, ...] = ("red", "orange", "yellow", "green", "blue", "purple")
@@ -85,6 +86,20 @@ class Tile:
 
     def __str__(self) -> str:
         return f"{self.colour} {self.shape}"
+
+
+def is_colour_set(colours: Sequence[object]) -> bool:
+    """Whether ``colours`` name a set's colours: six different names of :data:`ALL_COLOURS`.
+
+    >>> is_colour_set(COLOURS[:5] + ("white",))
+    True
+    >>> is_colour_set(("red", "red", "yellow", "green", "blue", "purple"))
+    False
+    >>> is_colour_set(["red", "orange", "yellow", "green", "blue", {"purple": 1}])
+    False
+    """
+    names = [c for c in colours if isinstance(c, str)]  # JSON may hold anything
+    return len(colours) == 6 and len(set(names)) == 6 and set(names) <= set(ALL_COLOURS)
 
 
 def tile_kinds(colours: tuple[str, ...] = COLOURS) -> list[Tile]:

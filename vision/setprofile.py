@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.tiles import ALL_COLOURS, SHAPES, Tile
+from engine.tiles import SHAPES, Tile, is_colour_set
 from vision.adapt import SetAdapter
 from vision.scan import TileReading, scan_image
 
@@ -136,8 +136,7 @@ def profile_from_json(data: object, source: str) -> SetProfile:
     if not isinstance(data, dict) or data.get("kind") != KIND:
         raise ProfileError(f"{source}: not a set profile (make one with qwirkle calibrate)")
     colours = data.get("colours")
-    if (not isinstance(colours, list) or len(colours) != SIDE or len(set(colours)) != SIDE
-            or any(c not in ALL_COLOURS for c in colours)):
+    if not isinstance(colours, list) or not is_colour_set(colours):
         raise ProfileError(f"{source}: the set profile's colours are not six known colours")
     try:
         adapter = SetAdapter.from_json(data.get("adapter") or {})

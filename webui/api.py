@@ -12,7 +12,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, jsonify, request
 from flask_babel import gettext as _
 
-from engine.tiles import ALL_COLOURS
+from engine.tiles import is_colour_set
 from vision.setprofile import BlockError, SetProfile, calibrate
 
 from .auth import check_origin, join_url, keys, needs_token, set_token_cookie
@@ -85,7 +85,7 @@ def learn_set():
     """Learn an odd set (another printing, a home-made one) from the camera's picture of its
     36 kinds in a 6 x 6 block; every new game starts from it, and it is kept."""
     colours = colours_of(optional_body())
-    if len(set(colours)) != 6 or len(colours) != 6 or not set(colours) <= set(ALL_COLOURS):
+    if not is_colour_set(colours):
         raise PayloadError(_("colours must be a list of six colour names"))
     live = current_app.extensions.get("qwirkle_live")
     picture = live.picture() if live is not None else None

@@ -11,7 +11,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from engine.tiles import ALL_COLOURS
+from engine.tiles import ALL_COLOURS, is_colour_set
 
 if TYPE_CHECKING:
     from vision.setprofile import SetProfile
@@ -29,7 +29,7 @@ def colour_list(text: str) -> tuple[str, ...]:
     if unknown:
         raise argparse.ArgumentTypeError(
             f"unknown colour(s) {', '.join(unknown)}; choose from {', '.join(ALL_COLOURS)}")
-    if len(names) != 6 or len(set(names)) != 6:
+    if not is_colour_set(names):
         raise argparse.ArgumentTypeError(f"give six different colours, got {text!r}")
     return names
 
