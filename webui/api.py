@@ -89,7 +89,7 @@ def learn_set():
         raise PayloadError(_("colours must be a list of six colour names"))
     live = current_app.extensions.get("qwirkle_live")
     picture = live.picture() if live is not None else None
-    if picture is None or games().camera["state"] not in ("live", "ended"):  # none, or stale
+    if picture is None:
         raise Conflict(_("The camera has no picture yet: check it on the set-up page."),
                        "camera_no_picture")
     try:

@@ -114,7 +114,8 @@ class LiveLoop:
             self._tracker.rescan()
 
     def picture(self) -> np.ndarray | None:
-        """The camera's latest picture (to learn a set from), or None before the first."""
+        """The camera's latest picture (to learn a set from); None before the first, and
+        once the camera is lost until it sends another."""
         return self._picture
 
     def jpeg(self) -> bytes | None:
@@ -157,9 +158,11 @@ class LiveLoop:
                 ended = True
                 self.games.set_camera("ended")
         except SourceError as error:
+            self._picture = None  # what lies on the table now is no longer known
             self.games.set_camera("lost", error)
         except Exception as error:  # a bug in one frame must not stop the table
             log.exception("live loop failed")
+            self._picture = None
             self.games.set_camera("lost", f"{type(error).__name__}: {error}")
         finally:
             source.close()

@@ -5,6 +5,7 @@ a block is refused with its reason and changes nothing."""
 from __future__ import annotations
 
 import re
+import time
 
 import numpy as np
 import pytest
@@ -83,7 +84,12 @@ def test_a_picture_that_is_not_the_block_is_refused_and_changes_nothing(app, tab
 
     # a camera that was lost: its last picture is not what lies on the table now
     camera.show(calibration_photo(OLDER, COLOURS))
-    app.extensions["qwirkle_games"].set_camera("lost", "unplugged")
+    camera.unplug()
+    games = app.extensions["qwirkle_games"]
+    deadline = time.monotonic() + 30
+    while games.camera["state"] != "lost":
+        assert time.monotonic() < deadline, "the unplugged camera was never lost"
+        time.sleep(0.05)
     response = table.post("/api/set")
     assert response.status_code == 409
     assert response.get_json()["reason_code"] == "camera_no_picture"
