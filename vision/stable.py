@@ -249,9 +249,10 @@ def _turned_shift(before: np.ndarray, now: np.ndarray, turn: float) -> tuple[Mot
     return Motion(c * dx - s * dy, s * dx + c * dy, turn), response
 
 
-def changed_mask(reference: np.ndarray, now: np.ndarray, motion: Motion,
-                 channels: int = 3) -> np.ndarray:
-    """Pixels of ``now`` that differ from ``reference`` once the camera motion is taken out.
+def changed_masks(reference: np.ndarray, now: np.ndarray, motion: Motion
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """Pixels of ``now`` that differ from ``reference`` once the camera motion is taken out:
+    in the contrast alone, and in the contrast or the colour ratios.
 
     In the reference's pixels, ``MARGIN`` cut off each border (where the moved camera brings
     in picture the reference never had). On an edge a camera motion fitted a little off
@@ -260,13 +261,17 @@ def changed_mask(reference: np.ndarray, now: np.ndarray, motion: Motion,
     cell, or taken off one, changes it at full sensitivity.
     """
     ref, back, diff = _difference(reference, now, motion)
-    changed = [np.abs(diff[..., c]) > level + SLACK_PX * np.minimum(
+    contrast, red, blue = (np.abs(diff[..., c]) > level + SLACK_PX * np.minimum(
         _steepness(ref[..., c]), _steepness(back[..., c]))
-        for c, level in enumerate((DIFF_LEVEL, COLOUR_LEVEL, COLOUR_LEVEL)[:channels])]
-    if channels == 1:
-        return changed[0]
+        for c, level in enumerate((DIFF_LEVEL, COLOUR_LEVEL, COLOUR_LEVEL)))
     meaningful = np.minimum(ref[..., 3], back[..., 3]) > 0.5  # the ratios, in both pictures
-    return changed[0] | (meaningful & np.logical_or.reduce(changed[1:]))
+    return contrast, contrast | (meaningful & (red | blue))
+
+
+def changed_mask(reference: np.ndarray, now: np.ndarray, motion: Motion) -> np.ndarray:
+    """Pixels of ``now`` that differ from ``reference`` in contrast or colour (see
+    :func:`changed_masks`)."""
+    return changed_masks(reference, now, motion)[1]
 
 
 def _difference(reference: np.ndarray, now: np.ndarray, motion: Motion
@@ -377,11 +382,11 @@ class StableGate:
         thumb = np.mean(self._still[-STILL_FRAMES:], axis=0)
         if self._reference is not None:
             self._motion = camera_motion(self._reference, thumb, self._turns())
-            mask = changed_mask(self._reference, thumb, self._motion)
+            contrast, mask = changed_masks(self._reference, thumb, self._motion)
             # worth a scan by the contrast: colour makes a speck far smaller than the cells
             # look bigger than a tile; or by colour over ``COLOUR_CELLS`` of a cell (small
             # tiles whose grey is the table's show only in colour)
-            changed = changed_mask(self._reference, thumb, self._motion, channels=1).mean()
+            changed = contrast.mean()
             h, w = thumb.shape[:2]
             cell_area = self.cell ** 2 * w / h  # share of the thumbnail
             if (changed < min(CHANGE_FRACTION, TILE_CHANGE * cell_area)

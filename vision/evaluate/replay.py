@@ -164,6 +164,7 @@ def _show(tiles) -> list[str]:
 VIDEO_WIDTH = 960
 STYLES = {"clip": CLIP_STYLE, "hardest": HARDEST_STYLE, "rough": ROUGH_STYLE}
 
+
 def run_source(spec: str, colours, settle: list[float] | None = None
                ) -> tuple[list[DetectedMove], float, list[float]]:
     """Replay a source; returns the moves, the wall time and, for clips, each move's latency.
