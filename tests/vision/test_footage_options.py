@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 
-from vision.synth.footage import CLIP_STYLE, HARDEST_STYLE, settle_times, video_frames
+from vision.synth.footage import CLIP_STYLE, HARDEST_STYLE, _Noise, settle_times, video_frames
 
 SIZE = (160, 120)
 QUIET = replace(CLIP_STYLE, empty_reach_every=0, light_change_at=None, drift_px=0.0, noise=0.0,
@@ -79,3 +80,16 @@ def test_the_hardest_preset_has_every_disturbance():
     assert None not in (style.knock_at, style.rest_at, style.outage_at, style.light_change_at)
     assert style.rest_seconds >= 30 and style.outage_seconds >= 10 and style.outage_moves == 2
     assert style.empty_reach_every
+
+
+def test_eight_bit_noise_adds_what_the_float_sum_gives():
+    """Frames without an exposure change are made in 8 bits (cheaper for the demo); they must
+    be the frames the float sum and truncation give, bar float rounding on a rare pixel."""
+    rng = np.random.default_rng(3)
+    noise = _Noise.draw(rng, 6.0, (120, 160))
+    image = rng.integers(0, 256, (120, 160, 3)).astype(np.uint8)
+    image[:10], image[-10:] = 0, 255  # saturation at both ends
+    floats = np.clip(image.astype(np.float32) + noise.values, 0, 255).astype(np.uint8)
+    eight = cv2.subtract(cv2.add(image, noise.up), noise.down)
+    assert (floats != eight).mean() < 1e-4
+    assert (floats != image).mean() > 0.5  # the noise is there at all

@@ -10,6 +10,7 @@ import pytest
 
 from engine.tiles import COLOURS, SHAPES, Tile
 from vision.crops import CROP
+from vision.synth import scene
 from vision.synth.samples import render_samples, tight_to_contract
 from vision.synth.scene import Style, View, random_layout, render_board
 from vision.synth.tiles import random_tile_set, shape_polygons
@@ -67,6 +68,19 @@ def test_rendering_is_reproducible_from_the_seed():
     a = render_board(LAYOUT, np.random.default_rng(9))
     b = render_board(LAYOUT, np.random.default_rng(9))
     assert np.array_equal(a.image, b.image)
+
+
+def test_the_remembered_table_gives_the_picture_a_fresh_drawing_gives():
+    """A game's positions reuse the table drawn for the first: it must not change them, and
+    tiles drawn on one position must not stay on the table for the next."""
+    view = View(elevation=70, pitch_px=30, size=(320, 240), target=(0.0, 1.0))
+    style = replace(CLEAN, table="board", texture_seed=8)
+    full = render_board(LAYOUT, np.random.default_rng(4), view=view, style=style)
+    few = render_board(LAYOUT[:2], np.random.default_rng(4), view=view, style=style)
+    scene._LAST_TABLE.clear()
+    fresh = render_board(LAYOUT[:2], np.random.default_rng(4), view=view, style=style)
+    assert np.array_equal(few.image, fresh.image)
+    assert not np.array_equal(full.image, few.image)
 
 
 def test_every_shape_has_a_distinct_outline():

@@ -364,12 +364,27 @@ def _bonus(rng, tex, pt, cx: float, cy: float, ppc: float) -> None:
     roi[:] = (roi * (1 - alpha) + alpha * np.array(_BONUS_TEXT, np.float32)).astype(np.uint8)
 
 
+_LAST_TABLE: dict[tuple, np.ndarray] = {}
+"""The last table drawn: every position of a game shows the same one, and drawing it is
+half the cost of a board (the demo renders one per move while it runs)."""
+
+
 def _table(style: Style, camera: Camera, size: tuple[int, int], pitch_px: float,
            centre: tuple[float, float]) -> np.ndarray:
-    """The table (and board) as seen by the camera, BGR uint8, unlit.
+    """The table (and board) as seen by the camera, BGR uint8, unlit: a copy to draw on."""
+    key = (style.table, style.table_bgr, style.texture_seed, style.board_origin,
+           camera.K.tobytes(), camera.R.tobytes(), camera.t.tobytes(), size, pitch_px, centre)
+    table = _LAST_TABLE.get(key)
+    if table is None:
+        table = _draw_table(style, camera, size, pitch_px, centre)
+        _LAST_TABLE.clear()
+        _LAST_TABLE[key] = table
+    return table.copy()
 
-    Drawing happens on 8-bit images because OpenCV anti-aliases only those.
-    """
+
+def _draw_table(style: Style, camera: Camera, size: tuple[int, int], pitch_px: float,
+                centre: tuple[float, float]) -> np.ndarray:
+    """Drawing happens on 8-bit images because OpenCV anti-aliases only those."""
     w, h = size
     rng = np.random.default_rng(style.texture_seed)
     to_img = camera.plane_homography(0.0)
