@@ -41,7 +41,7 @@ from vision.source import SourceError, redact_url
 from .codec import PayloadError, parse_tiles, parse_turn, placed_json, turn_json
 from .db import EventLog, GameRow
 from .notifier import Notifier
-from .pending import PendingMove, evaluate, offered, reread, without
+from .pending import PendingMove, evaluate, offered, rejoined, reread, without
 
 logger = logging.getLogger(__name__)
 
@@ -393,7 +393,12 @@ class Games:
 
     def fix_pending(self, game_id: int, tiles_json: object) -> Game:
         """Replace the shown move's tiles with corrected ones (a tile relabelled, a phantom
-        removed). With no move waiting, this enters one by hand."""
+        removed). With no move waiting, this enters one by hand.
+
+        A tile removed from a move the camera saw is set aside, as "Not a move" sets a whole
+        move aside: the camera still sees something there, and offering it straight back
+        would contradict the players; taken back (:meth:`restore`) while the move is shown,
+        it rejoins it."""
         tiles = parse_tiles(tiles_json)
         with self._lock:
             game = self.get(game_id)
@@ -404,11 +409,17 @@ class Games:
                 game.queue.append(PendingMove(tiles, evaluate(game.table, tiles), True,
                                               detected=False))
             else:
+                kept = {(x, y) for x, y, _ in tiles}
+                aside = [t for t in old.tiles if old.detected and (t[0], t[1]) not in kept
+                         and (t[0], t[1]) not in game.table.board]
+                if aside:
+                    self._log_side(game, Event.IGNORE, {"tiles": placed_json(aside)})
                 by_cell = {(x, y): alts for (x, y, _), alts in zip(old.tiles, old.alternatives,
                                                                     strict=False)}
                 alternatives = tuple(by_cell.get((x, y), ()) for x, y, _ in tiles)
                 game.queue[0] = dataclasses.replace(old, tiles=tiles, needs_confirmation=True,
-                                                    alternatives=alternatives, fixed=True)
+                                                    alternatives=alternatives, fixed=True,
+                                                    removed=(*old.removed, *aside))
             self._queue_changed(game)
             self._touch()
             return game
@@ -439,7 +450,8 @@ class Games:
 
     def restore(self, game_id: int, cells: Sequence[Cell] | None) -> Game:
         """Take tiles set aside by "Not a move" back into the game: they are offered as a
-        move, ahead of the others. ``cells`` None takes them all."""
+        move, ahead of the others; those removed from the move shown return to it
+        (:func:`rejoined`). ``cells`` None takes them all."""
         with self._lock:
             game = self.get(game_id)
             if game.table.ended:
@@ -449,7 +461,7 @@ class Games:
             if not chosen:
                 raise Conflict(_l("no such tiles were set aside"), "nothing_set_aside")
             self._log_side(game, Event.RESTORE, {"cells": [[x, y] for x, y, _ in chosen]})
-            game.queue.insert(0, offered(game.table, chosen))
+            game.queue[:1] = rejoined(game.table, chosen, game.queue[:1])
             self._queue_changed(game)
             self._touch()
             return game

@@ -51,6 +51,8 @@ class PendingMove:
     reoffered: bool = False
     # Players fixed its tiles: their labels stand, the camera's runner-ups are not tried.
     fixed: bool = False
+    # Tiles players removed from it (set aside): taken back, they return to this move.
+    removed: tuple[Placed, ...] = ()
 
 
 REREAD_LABELLINGS = 64
@@ -85,6 +87,25 @@ def offered(table: TableGame, tiles: Sequence[Placed]) -> PendingMove:
     return PendingMove(tuple(tiles), evaluate(table, tiles), True,
                        doubts=(Doubt(DoubtKind.REOFFERED),),
                        reoffered=True)
+
+
+def rejoined(table: TableGame, tiles: Sequence[Placed], shown: Sequence[PendingMove]
+             ) -> list[PendingMove]:
+    """Tiles taken back from "set aside", with the move shown (none or one): those removed
+    from that move return to it; the others are offered first, as a move of their own."""
+    head = shown[0] if shown else None
+    back = [t for t in tiles if head is not None and t in head.removed]
+    alone = [t for t in tiles if t not in back]
+    moves = [offered(table, alone)] if alone else []
+    if head is None:
+        return moves
+    if back:
+        joined = tuple(head.tiles) + tuple(back)
+        alternatives = tuple(head.alternatives) + ((),) * (len(joined) - len(head.alternatives))
+        head = dataclasses.replace(head, tiles=joined, verdict=evaluate(table, joined),
+                                   needs_confirmation=True, alternatives=alternatives,
+                                   removed=tuple(t for t in head.removed if t not in back))
+    return [*moves, head]
 
 
 def without(queue: Sequence[PendingMove], gone: set[Cell], table: TableGame,

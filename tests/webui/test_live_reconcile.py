@@ -127,6 +127,27 @@ def test_not_a_move_sets_tiles_aside_and_they_can_be_taken_back(table, stills):
     assert [turn["score"] for turn in done["turns"]] == [3, 3, 4]
 
 
+def test_a_tile_removed_from_a_move_is_set_aside_and_taken_back_into_it(table, stills):
+    """A careless fix: the tile that joins move 2 to the board is removed ("nothing there").
+    It is set aside, not offered straight back; taking it back puts it in the move again."""
+    t, camera = table
+    game = play_move_one(t, camera, stills)
+    camera.show(stills[2])
+    shown = state(t)["pending"]["tiles"]
+    joining = next(tile for tile in shown if tile["code"] == "OCi")
+    rest = [tile for tile in shown if tile is not joining]
+    fixed = t.post(f"/api/games/{game}/pending", {"tiles": rest}).json
+    assert cells(fixed["ignored"]) == {"OCi"}
+    assert cells(fixed["pending"]["tiles"]) == {"YCi"} and fixed["more_pending"] == 0
+    assert not fixed["pending"]["legal"] and not fixed["pending"]["reoffered"]
+    back = t.post(f"/api/games/{game}/ignored/restore").json
+    assert back["ignored"] == [] and back["more_pending"] == 0
+    assert cells(back["pending"]["tiles"]) == shape(MOVE_2) and back["pending"]["score"] == 3
+    assert [turn["score"] for turn in confirm(t, game)["turns"]] == [3, 3]
+    camera.show(stills[3])
+    assert [turn["score"] for turn in confirm(t, game)["turns"]] == [3, 3, 4]
+
+
 def test_a_game_started_over_tiles_offers_them_as_the_first_move(table, stills):
     t, camera = table
     camera.show(stills[1])  # tiles lie on the table before any game
