@@ -136,6 +136,12 @@ def dismiss(game_id: int):
     return answer(games().dismiss(game_id))
 
 
+@bp.post("/games/<int:game_id>/pending/swap")
+@needs_token
+def swap(game_id: int):
+    return answer(games().swap_pending(game_id))
+
+
 def cells_or_all(data: dict[str, Any]) -> list[tuple[int, int]] | None:
     """``{"cells": [[x, y], ...]}`` as cells; no "cells" (or null) means every cell."""
     cells = data.get("cells")

@@ -448,6 +448,25 @@ class Games:
             self._touch()
             return game
 
+    def swap_pending(self, game_id: int) -> Game:
+        """The move shown and the next part of the same camera reading change places.
+
+        Moves made while the camera was away come as one picture; when both orders are
+        legal, nothing shows whose turn came first, and the tablet offers this instead of
+        setting one aside and taking it back."""
+        with self._lock:
+            game, head = self._shown(game_id)
+            after = game.queue[1] if len(game.queue) > 1 else None
+            if (after is None or head.split is None or after.split is None
+                    or after.split != (head.split[0] + 1, head.split[1])):
+                raise Conflict(_l("only two parts of one camera reading can change places"),
+                               "not_split")
+            game.queue[:2] = [dataclasses.replace(after, split=head.split),
+                              dataclasses.replace(head, split=after.split)]
+            self._queue_changed(game)
+            self._touch()
+            return game
+
     def restore(self, game_id: int, cells: Sequence[Cell] | None) -> Game:
         """Take tiles set aside by "Not a move" back into the game: they are offered as a
         move, ahead of the others; those removed from the move shown return to it

@@ -359,6 +359,29 @@ def test_moves_made_during_an_outage_are_offered_as_turns(table, stills):
     merged_moves_are_split(t, camera, game)
 
 
+def test_two_moves_read_from_one_picture_can_change_places(table, stills):
+    """Players say the camera's order of two split moves is wrong: one tap swaps them, and
+    each is scored for the player who really made it. A move that is no split cannot."""
+    t, camera = table
+    game = play_move_one(t, camera, stills)
+    camera.show(stills[3])
+    first = state(t)["pending"]
+    swapped = t.post(f"/api/games/{game}/pending/swap").json
+    assert swapped["pending"]["split"] == {"part": 1, "of": 2} and swapped["more_pending"] == 1
+    assert cells(swapped["pending"]["tiles"]) != cells(first["tiles"])
+    assert swapped["pending"]["legal"]
+    confirm(t, game)
+    last = state(t)["pending"]
+    assert cells(last["tiles"]) == cells(first["tiles"]) and last["split"] == {"part": 2, "of": 2}
+    refused = t.post(f"/api/games/{game}/pending/swap")  # the last part has no next one
+    assert refused.status_code == 409 and refused.json["reason_code"] == "not_split"
+    done = confirm(t, game)
+    assert [cells(turn["tiles"]) for turn in done["turns"][1:]] == [
+        cells(swapped["pending"]["tiles"]), cells(first["tiles"])]
+    nothing = t.post(f"/api/games/{game}/pending/swap")
+    assert nothing.status_code == 409 and nothing.json["reason_code"] == "no_pending_move"
+
+
 def test_redo_after_undo_takes_the_offered_tiles_back(table, stills):
     t, camera = table
     game = play_to_move_two(t, camera, stills)

@@ -324,6 +324,7 @@ function openDialog(id) {
 const actions = {
   confirm: () => { clearRedo(); return send("POST", api("/pending/confirm")); },
   dismiss: () => send("POST", api("/pending/dismiss")),
+  swap: () => send("POST", api("/pending/swap")),
   pass: () => send("POST", api("/turns"), { kind: "pass" }),
   exchange: (b) => {
     document.getElementById("exchange-dialog").close();
