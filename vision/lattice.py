@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision import topface
 from vision.detect import Work
 
 
@@ -152,7 +153,8 @@ def sketch(points: np.ndarray, extents: np.ndarray, axes: np.ndarray) -> Sketch:
     if not len(points):
         return Sketch(points.reshape(0, 2), np.eye(3), np.eye(2))
     scale = _local_scale(points, extents)
-    basis = axes.T * _pitch_ratios(points, scale, axes)  # columns: one cell step, per unit scale
+    ratios = topface.foreshortened(_pitch_ratios(points, scale, axes), points, scale, axes)
+    basis = axes.T * ratios  # columns: one cell step, per unit scale
     inv = np.linalg.inv(basis)
     diff = points[None, :, :] - points[:, None, :]
     pair_scale = 0.5 * (scale[:, None] + scale[None, :])
