@@ -14,6 +14,7 @@ result then serves for predicting missing tiles and for cutting crops.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 import cv2
 import numpy as np
@@ -153,7 +154,13 @@ def sketch(points: np.ndarray, extents: np.ndarray, axes: np.ndarray) -> Sketch:
     if not len(points):
         return Sketch(points.reshape(0, 2), np.eye(3), np.eye(2))
     scale = _local_scale(points, extents)
-    ratios = topface.foreshortened(_pitch_ratios(points, scale, axes), points, scale, axes)
+    return topface.best_sketch(partial(_sketched, points, scale, axes),
+                               _pitch_ratios(points, scale, axes), points, scale, axes)
+
+
+def _sketched(points: np.ndarray, scale: np.ndarray, axes: np.ndarray,
+              ratios: np.ndarray) -> Sketch:
+    """The sketch for one guess of the pitch along each axis (in local symbol sizes)."""
     basis = axes.T * ratios  # columns: one cell step, per unit scale
     inv = np.linalg.inv(basis)
     diff = points[None, :, :] - points[:, None, :]

@@ -17,7 +17,14 @@ lattice uses it where it is clearly shorter than its own guess.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import cv2
 import numpy as np
+
+if TYPE_CHECKING:
+    from vision.lattice import Sketch
 
 ALONG = 0.35
 """Largest sideways offset, as a share of the offset along an axis, for a neighbour to lie
@@ -56,12 +63,59 @@ def axis_pitches(points: np.ndarray, scale: np.ndarray, axes: np.ndarray) -> np.
     return pitches
 
 
-def foreshortened(ratios: np.ndarray, points: np.ndarray, scale: np.ndarray,
-                  axes: np.ndarray) -> np.ndarray:
-    """``ratios`` (the lattice's pitch per axis, symbol-size units) with an axis that the
-    tiles show clearly shorter replaced by what they show (see the module's docstring)."""
-    if len(points) < MIN_PAIRS:
-        return ratios
-    measured = axis_pitches(points, scale, axes)
-    shorter = np.isfinite(measured) & (measured < SHORTER * ratios)
-    return np.where(shorter, measured, ratios)
+SHORTER_TRIES = (0.8, 0.65, 0.5)
+"""Shares of the first guess's pitch tried along one axis when that guess leaves tiles off
+the lattice: 50-60 degrees off vertical squash a cell to 0.5-0.65 of its width."""
+
+FITS = 0.25
+"""Largest distance (cells, per axis) from a cell's centre for a symbol to fit the lattice."""
+
+
+def best_sketch(sketch_with: Callable[[np.ndarray], Sketch], ratios: np.ndarray,
+                points: np.ndarray, scale: np.ndarray, axes: np.ndarray) -> Sketch:
+    """The lattice's first sketch for the pitch guess ``ratios``, or for a shorter one along
+    an axis when that explains more tiles (:func:`explained`).
+
+    A photo whose tiles all fit the first sketch (every overhead one) costs one sketch; only
+    an imperfect one tries the pitch the tiles' neighbours show (:func:`axis_pitches`) and
+    fixed shares of the guess, one axis at a time.
+    """
+    best = sketch_with(ratios)
+    score = explained(points, best.homography)
+    if score == len(points) or len(points) < MIN_PAIRS:
+        return best
+    for tried in _tries(ratios, axis_pitches(points, scale, axes)):
+        candidate = sketch_with(tried)
+        if (found := explained(points, candidate.homography)) > score:
+            best, score = candidate, found
+    return best
+
+
+def _tries(ratios: np.ndarray, measured: np.ndarray) -> list[np.ndarray]:
+    """Shorter pitches to try, one axis at a time (the measured one first)."""
+    tries = []
+    for axis in (0, 1):
+        shares = [measured[axis] / ratios[axis]] if measured[axis] < SHORTER * ratios[axis] \
+            else []
+        for share in shares + list(SHORTER_TRIES):
+            tried = ratios.copy()
+            tried[axis] *= share
+            tries.append(tried)
+    return tries
+
+
+def explained(points: np.ndarray, homography: np.ndarray) -> int:
+    """How many points a lattice explains: each near a cell's centre, alone in it, with a
+    tile in a cell next to it (a game's tiles lie in lines).
+
+    A pitch too long puts tiles between cells or two in one; one too short (half a cell)
+    fits every centre but leaves a free cell between neighbours, so no tile has another
+    next to it along that axis.
+    """
+    pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
+    fractional = cv2.perspectiveTransform(pts, np.linalg.inv(homography)).reshape(-1, 2)
+    cells = np.rint(fractional).astype(int)
+    fits = np.abs(fractional - cells).max(axis=1) < FITS
+    taken = {(int(x), int(y)) for x, y in cells[fits]}
+    return sum(any((x + dx, y + dy) in taken for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+               for x, y in taken)
