@@ -13,7 +13,7 @@ result then serves for predicting missing tiles and for cutting crops.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 import cv2
@@ -183,6 +183,13 @@ def assign_cells(first: Sketch, anchors: np.ndarray | None = None) -> Grid:
     separate diagonals of the board game's start) are linked cell by cell across the board,
     seams included; they get no cells of their own.
     """
+    return topface.refined(_assigned(first, anchors), first.points,
+                           lambda homography: _assigned(replace(first, homography=homography),
+                                                        anchors))
+
+
+def _assigned(first: Sketch, anchors: np.ndarray | None) -> Grid:
+    """One pass of :func:`assign_cells`."""
     points = first.points
     n = len(points)
     if n == 0:

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 if TYPE_CHECKING:
-    from vision.lattice import Sketch
+    from vision.lattice import Grid, Sketch
 
 ALONG = 0.35
 """Largest sideways offset, as a share of the offset along an axis, for a neighbour to lie
@@ -67,6 +67,8 @@ SHORTER_TRIES = (0.8, 0.65, 0.5)
 """Shares of the first guess's pitch tried along one axis when that guess leaves tiles off
 the lattice: 50-60 degrees off vertical squash a cell to 0.5-0.65 of its width."""
 
+AROUND = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
+
 FITS = 0.25
 """Largest distance (cells, per axis) from a cell's centre for a symbol to fit the lattice."""
 
@@ -82,13 +84,47 @@ def best_sketch(sketch_with: Callable[[np.ndarray], Sketch], ratios: np.ndarray,
     """
     best = sketch_with(ratios)
     score = explained(points, best.homography)
-    if score == len(points) or len(points) < MIN_PAIRS:
+    if _good_enough(score, len(points)):
         return best
     for tried in _tries(ratios, axis_pitches(points, scale, axes)):
         candidate = sketch_with(tried)
         if (found := explained(points, candidate.homography)) > score:
             best, score = candidate, found
     return best
+
+
+REFINE_ROUNDS = 3
+"""Most passes of re-measuring the cells in the last fit's frame (two suffice when any do)."""
+
+
+def refined(grid: Grid, points: np.ndarray, reassign: Callable[[np.ndarray], Grid]) -> Grid:
+    """``grid``, or the grid that measuring the cells again in its own frame gives, while
+    that explains more tiles.
+
+    Under strong perspective the first sketch measures offsets in one affine frame, good near
+    the middle of the tiles and bent at the far rows; the fitted homography follows the
+    perspective, and cells measured again in its frame fit there too.
+    """
+    score = explained(points, grid.homography)
+    for _ in range(REFINE_ROUNDS):
+        if _good_enough(score, len(points)):
+            break
+        again = reassign(grid.homography)
+        found = explained(points, again.homography)
+        if found <= score:
+            break
+        grid, score = again, found
+    return grid
+
+
+SLACK = 0.1
+"""Share of the points a lattice may leave unexplained (a stray symbol on the table, a
+lone tile) before other lattices are tried: those cost time, and overhead photos do not
+need them."""
+
+
+def _good_enough(score: int, points: int) -> bool:
+    return points - score <= SLACK * points or points < MIN_PAIRS
 
 
 def _tries(ratios: np.ndarray, measured: np.ndarray) -> list[np.ndarray]:
@@ -106,7 +142,8 @@ def _tries(ratios: np.ndarray, measured: np.ndarray) -> list[np.ndarray]:
 
 def explained(points: np.ndarray, homography: np.ndarray) -> int:
     """How many points a lattice explains: each near a cell's centre, alone in it, with a
-    tile in a cell next to it (a game's tiles lie in lines).
+    tile in one of the eight cells round it (a game's tiles lie in lines, and the board
+    game's start on diagonals).
 
     A pitch too long puts tiles between cells or two in one; one too short (half a cell)
     fits every centre but leaves a free cell between neighbours, so no tile has another
@@ -117,5 +154,4 @@ def explained(points: np.ndarray, homography: np.ndarray) -> int:
     cells = np.rint(fractional).astype(int)
     fits = np.abs(fractional - cells).max(axis=1) < FITS
     taken = {(int(x), int(y)) for x, y in cells[fits]}
-    return sum(any((x + dx, y + dy) in taken for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))
-               for x, y in taken)
+    return sum(any((x + dx, y + dy) in taken for dx, dy in AROUND) for x, y in taken)
