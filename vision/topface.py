@@ -67,7 +67,8 @@ SHORTER_TRIES = (0.8, 0.65, 0.5)
 """Shares of the first guess's pitch tried along one axis when that guess leaves tiles off
 the lattice: 50-60 degrees off vertical squash a cell to 0.5-0.65 of its width."""
 
-AROUND = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
+AROUND = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+"""The cells beside a cell."""
 
 FITS = 0.25
 """Largest distance (cells, per axis) from a cell's centre for a symbol to fit the lattice."""
@@ -142,12 +143,12 @@ def _tries(ratios: np.ndarray, measured: np.ndarray) -> list[np.ndarray]:
 
 def explained(points: np.ndarray, homography: np.ndarray) -> int:
     """How many points a lattice explains: each near a cell's centre, alone in it, with a
-    tile in one of the eight cells round it (a game's tiles lie in lines, and the board
-    game's start on diagonals).
+    tile in a cell beside it (a game's tiles lie in lines).
 
     A pitch too long puts tiles between cells or two in one; one too short (half a cell)
     fits every centre but leaves a free cell between neighbours, so no tile has another
-    next to it along that axis.
+    next to it along that axis. Diagonal neighbours do not count: a lattice sheared by one
+    cell per row turns the lines of one axis into diagonals.
     """
     pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
     fractional = cv2.perspectiveTransform(pts, np.linalg.inv(homography)).reshape(-1, 2)
