@@ -7,10 +7,10 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from engine.tiles import COLOURS
+from engine.tiles import COLOURS, tile_kinds
 from vision import lattice, topface
 from vision.evaluate.real import align
-from vision.scan import scan_image
+from vision.scan import locate_tiles, scan_image
 from vision.synth.scene import oblique_view, random_layout, random_style, render_board
 
 
@@ -68,3 +68,27 @@ def test_a_board_seen_55_degrees_from_vertical_is_read_on_its_tile_tops(seed):
     pitch = lattice.cell_side(result.lattice.homography, cells)
     miss = np.linalg.norm(lattice.project(result.lattice.homography, cells) - drawn, axis=1)
     assert miss.max() < 0.15 * pitch
+
+
+@pytest.mark.parametrize("seed", [1, 4])
+def test_table_seen_through_a_gap_ringed_by_tiles_is_doubtful_not_a_tile(seed):
+    """At 55 degrees the tiles' sides ring the gap like a symbol's dark ring."""
+    kinds = tile_kinds()
+    cells = [(x, y) for x in range(5) for y in range(3) if (x, y) != (2, 1)]
+    layout = [(x, y, kinds[(7 * i) % 36]) for i, (x, y) in enumerate(cells)]
+    rng = np.random.default_rng(seed)
+    style = replace(random_style(np.random.default_rng(700 + seed)), glare=0)
+    view = oblique_view(rng, layout, style.thickness, from_vertical=(55, 55),
+                        long_side=(1000, 1200))
+    render = render_board(layout, rng, view=view, style=style)
+    located = {(int(x), int(y)) for x, y in locate_tiles(render.image).cells}
+    truth = {(x, y): tile for x, y, tile in layout}
+    assert len(located) == len(truth) + 1  # the detector takes the gap for a symbol
+    result = scan_image(render.image, COLOURS)
+    found = {(t.x, t.y): t.guess.tile for t in result.tiles}
+    pairs = align(found, truth)
+    assert len(found) == len(pairs) == len(truth)
+    assert len(result.doubtful) == 1
+    gap = (result.doubtful[0].x, result.doubtful[0].y)
+    assert gap not in found and all(
+        (gap[0] + dx, gap[1] + dy) in found for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))
