@@ -74,18 +74,43 @@ FITS = 0.25
 """Largest distance (cells, per axis) from a cell's centre for a symbol to fit the lattice."""
 
 
+MIN_TILT = 0.01
+"""Least relative change of depth per cell across a lattice for its view to count as
+oblique. Straight from above no direction points towards the camera, and the tiles' height
+shifts nothing: the real overhead photos show 0.003 or less, the real oblique ones 0.013 to
+0.022, boards rendered 30-60 degrees from vertical 0.018 to 0.1."""
+
+
+def toward_camera(homography: np.ndarray, cells: np.ndarray) -> tuple[np.ndarray, float]:
+    """The unit direction (in cells) towards the camera on the lattice ``homography``'s
+    plane round ``cells``, and the view's tilt: the relative change of depth per cell."""
+    # depth along the plane grows with the homography's third row
+    depth = homography[2, :2] @ np.asarray(cells, np.float64).mean(axis=0) + homography[2, 2]
+    away = homography[2, :2] / depth
+    tilt = float(np.linalg.norm(away))
+    return -away / max(tilt, 1e-12), tilt
+
+
+def _tilt(homography: np.ndarray, points: np.ndarray) -> float:
+    """The view's tilt (see :func:`toward_camera`) round the photo ``points``."""
+    pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
+    cells = cv2.perspectiveTransform(pts, np.linalg.inv(homography)).reshape(-1, 2)
+    return toward_camera(homography, cells)[1]
+
+
 def best_sketch(sketch_with: Callable[[np.ndarray], Sketch], ratios: np.ndarray,
                 points: np.ndarray, scale: np.ndarray, axes: np.ndarray) -> Sketch:
     """The lattice's first sketch for the pitch guess ``ratios``, or for a shorter one along
     an axis when that explains more tiles (:func:`explained`).
 
-    A photo whose tiles all fit the first sketch (every overhead one) costs one sketch; only
-    an imperfect one tries the pitch the tiles' neighbours show (:func:`axis_pitches`) and
-    fixed shares of the guess, one axis at a time.
+    A photo whose tiles nearly all fit the first sketch costs one sketch; so does an
+    overhead one, whose cells are square (tiles meeting only at corners, the board game's
+    start, explain no lattice). Only an imperfect oblique one tries the pitch the tiles'
+    neighbours show (:func:`axis_pitches`) and fixed shares of the guess, one axis at a time.
     """
     best = sketch_with(ratios)
     score = explained(points, best.homography)
-    if _good_enough(score, len(points)):
+    if _good_enough(score, len(points)) or _tilt(best.homography, points) < MIN_TILT:
         return best
     for tried in _tries(ratios, axis_pitches(points, scale, axes)):
         candidate = sketch_with(tried)
@@ -107,6 +132,8 @@ def refined(grid: Grid, points: np.ndarray, reassign: Callable[[np.ndarray], Gri
     perspective, and cells measured again in its frame fit there too.
     """
     score = explained(points, grid.homography)
+    if _tilt(grid.homography, points) < MIN_TILT:
+        return grid
     for _ in range(REFINE_ROUNDS):
         if _good_enough(score, len(points)):
             break
@@ -171,11 +198,6 @@ GAP_TILE_PROB = 0.99
 """Only a candidate the classifier is less sure than this is a tile can be taken for a gap:
 the gaps in the rendered boards read 0.957-0.988, tiles mostly 0.999 or more."""
 
-MIN_TILT = 0.02
-"""Least relative change of depth per cell across the lattice for a view to count as
-oblique: straight from above, no direction points towards the camera."""
-
-
 def through_gap(homography: np.ndarray, cells: np.ndarray, fractional: np.ndarray,
                 tile_probs: np.ndarray) -> np.ndarray:
     """Which candidates are likely table seen through a gap between tiles, not a tile.
@@ -188,11 +210,8 @@ def through_gap(homography: np.ndarray, cells: np.ndarray, fractional: np.ndarra
     cells = np.asarray(cells, np.float64).reshape(-1, 2)
     if not len(cells):
         return np.zeros(0, bool)
-    # depth along the lattice's plane grows with the homography's third row
-    depth = homography[2, :2] @ cells.mean(axis=0) + homography[2, 2]
-    away = homography[2, :2] / depth
-    tilt = float(np.linalg.norm(away))
+    toward, tilt = toward_camera(homography, cells)
     if tilt < MIN_TILT:
         return np.zeros(len(cells), bool)
-    toward = (np.asarray(fractional) - cells) @ (-away / tilt)
-    return (toward > GAP_SHIFT) & (np.asarray(tile_probs) < GAP_TILE_PROB)
+    shift = (np.asarray(fractional) - cells) @ toward
+    return (shift > GAP_SHIFT) & (np.asarray(tile_probs) < GAP_TILE_PROB)

@@ -14,13 +14,15 @@ from vision.scan import locate_tiles, scan_image
 from vision.synth.scene import oblique_view, random_layout, random_style, render_board
 
 
-def _squashed_line_board(squash: float) -> tuple[np.ndarray, np.ndarray]:
+def _squashed_line_board(squash: float, tilt: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Symbol centres of a plus-shaped board of lines, one cell 40 px wide and ``squash`` of
-    that deep, and a symbol extent of 0.8 of a cell's width each."""
+    that deep where the depth is 1, and symbols 0.8 of a cell wide; ``tilt``: the relative
+    change of depth per cell along y (perspective)."""
     cells = [(x, 0) for x in range(-4, 5)] + [(0, y) for y in range(-4, 5) if y] \
         + [(3, y) for y in range(1, 5)] + [(x, -3) for x in range(-3, 0)]
-    points = np.array(cells, float) * [40.0, 40.0 * squash] + [300.0, 300.0]
-    return points, np.full(len(points), 32.0)
+    homography = np.array([[40.0, 0, 0], [0, 40.0 * squash, 0], [0, tilt, 1]])
+    depth = 1 + tilt * np.array(cells, float)[:, 1]
+    return lattice.project(homography, np.array(cells, float)) + 300, 32.0 / depth
 
 
 def test_neighbours_straight_along_an_axis_measure_its_foreshortened_pitch():
@@ -40,7 +42,7 @@ def test_a_half_pitch_lattice_explains_fewer_tiles_than_the_true_one():
 
 
 def test_the_sketch_finds_the_pitch_of_a_board_squashed_to_half_its_depth():
-    points, extents = _squashed_line_board(0.5)
+    points, extents = _squashed_line_board(0.5, tilt=0.04)
     first = lattice.sketch(points, extents, np.eye(2))
     step = lattice.project(first.homography, np.array([[0.0, 0], [1, 0], [0, 1]]))
     assert np.linalg.norm(step[1] - step[0]) == pytest.approx(40, rel=0.05)
