@@ -181,7 +181,8 @@ def assign_cells(first: Sketch, anchors: np.ndarray | None = None) -> Grid:
     ``anchors`` are centres of empty printed board squares (:func:`vision.detect.find_squares`).
     They join the second pass as stepping stones, so groups of tiles that touch nowhere (the
     separate diagonals of the board game's start) are linked cell by cell across the board,
-    seams included; they get no cells of their own.
+    seams included; they get no cells of their own. In an oblique view the cells are measured
+    again in the fit's frame while that explains more tiles (:func:`vision.topface.refined`).
     """
     return topface.refined(_assigned(first, anchors), first.points,
                            lambda homography: _assigned(replace(first, homography=homography),
