@@ -314,7 +314,8 @@ def scan_image(image: np.ndarray, colours: Sequence[str] = COLOURS,
     Candidates the classifier doubts are a tile at all (``tile_prob`` below
     :data:`MIN_TILE_PROB`) are left out of ``tiles``: a last guard against a hole between
     tiles or a dark object with a light mark. Those above :data:`MAYBE_TILE_PROB` are kept
-    apart in ``doubtful``.
+    apart in ``doubtful``, and so is table seen through a gap in an oblique view
+    (:func:`vision.topface.through_gap`).
     """
     start = time.perf_counter()
     located = locate_tiles(image)
