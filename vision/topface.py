@@ -101,11 +101,11 @@ def toward_camera(homography: np.ndarray, cells: np.ndarray) -> tuple[np.ndarray
     return -away / max(tilt, 1e-12), tilt
 
 
-def _tilt(homography: np.ndarray, points: np.ndarray) -> float:
-    """The view's tilt (see :func:`toward_camera`) round the photo ``points``."""
+def _view(homography: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, float]:
+    """:func:`toward_camera` round the photo ``points``."""
     pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
     cells = cv2.perspectiveTransform(pts, np.linalg.inv(homography)).reshape(-1, 2)
-    return toward_camera(homography, cells)[1]
+    return toward_camera(homography, cells)
 
 
 def best_sketch(sketch_with: Callable[[np.ndarray], Sketch], ratios: np.ndarray,
@@ -120,9 +120,10 @@ def best_sketch(sketch_with: Callable[[np.ndarray], Sketch], ratios: np.ndarray,
     """
     best = sketch_with(ratios)
     score = explained(points, best.homography)
-    if _good_enough(score, len(points)) or _tilt(best.homography, points) < MIN_TILT:
+    toward, tilt = _view(best.homography, points)
+    if _good_enough(score, len(points)) or tilt < MIN_TILT:
         return best
-    for tried in _tries(ratios, axis_pitches(points, scale, axes)):
+    for tried in _tries(ratios, axis_pitches(points, scale, axes), toward):
         candidate = sketch_with(tried)
         if _better(found := explained(points, candidate.homography), score, len(points)):
             best, score = candidate, found
@@ -142,7 +143,7 @@ def refined(grid: Grid, points: np.ndarray, reassign: Callable[[np.ndarray], Gri
     perspective, and cells measured again in its frame fit there too.
     """
     score = explained(points, grid.homography)
-    if _tilt(grid.homography, points) < MIN_TILT:
+    if _view(grid.homography, points)[1] < MIN_TILT:
         return grid
     for _ in range(REFINE_ROUNDS):
         if _good_enough(score, len(points)):
@@ -180,10 +181,18 @@ def _better(found: int, score: int, points: int) -> bool:
     return found > score and found >= MIN_SHARE * points
 
 
-def _tries(ratios: np.ndarray, measured: np.ndarray) -> list[np.ndarray]:
-    """Shorter pitches to try, one axis at a time (the measured one first)."""
+DEPTH_AXIS = 0.5
+"""Least component of the direction towards the camera (a unit vector in cells) along an
+axis for that axis to be foreshortened enough to try shorter pitches along it."""
+
+
+def _tries(ratios: np.ndarray, measured: np.ndarray, toward: np.ndarray) -> list[np.ndarray]:
+    """Shorter pitches to try, one axis at a time (the measured one first), along the axes
+    that run towards the camera, the more foreshortened first: only those are squashed."""
     tries = []
-    for axis in (0, 1):
+    for axis in np.argsort(-np.abs(toward)):
+        if abs(toward[axis]) < DEPTH_AXIS:
+            continue
         shares = [measured[axis] / ratios[axis]] if measured[axis] < SHORTER * ratios[axis] \
             else []
         for share in shares + list(SHORTER_TRIES):
