@@ -13,11 +13,13 @@ result then serves for predicting missing tiles and for cutting crops.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
 
 import cv2
 import numpy as np
 
+from vision import topface
 from vision.detect import Work
 
 
@@ -152,7 +154,14 @@ def sketch(points: np.ndarray, extents: np.ndarray, axes: np.ndarray) -> Sketch:
     if not len(points):
         return Sketch(points.reshape(0, 2), np.eye(3), np.eye(2))
     scale = _local_scale(points, extents)
-    basis = axes.T * _pitch_ratios(points, scale, axes)  # columns: one cell step, per unit scale
+    return topface.best_sketch(partial(_sketched, points, scale, axes),
+                               _pitch_ratios(points, scale, axes), points, scale, axes)
+
+
+def _sketched(points: np.ndarray, scale: np.ndarray, axes: np.ndarray,
+              ratios: np.ndarray) -> Sketch:
+    """The sketch for one guess of the pitch along each axis (in local symbol sizes)."""
+    basis = axes.T * ratios  # columns: one cell step, per unit scale
     inv = np.linalg.inv(basis)
     diff = points[None, :, :] - points[:, None, :]
     pair_scale = 0.5 * (scale[:, None] + scale[None, :])
@@ -172,8 +181,16 @@ def assign_cells(first: Sketch, anchors: np.ndarray | None = None) -> Grid:
     ``anchors`` are centres of empty printed board squares (:func:`vision.detect.find_squares`).
     They join the second pass as stepping stones, so groups of tiles that touch nowhere (the
     separate diagonals of the board game's start) are linked cell by cell across the board,
-    seams included; they get no cells of their own.
+    seams included; they get no cells of their own. In an oblique view the cells are measured
+    again in the fit's frame while that explains more tiles (:func:`vision.topface.refined`).
     """
+    return topface.refined(_assigned(first, anchors), first.points,
+                           lambda homography: _assigned(replace(first, homography=homography),
+                                                        anchors))
+
+
+def _assigned(first: Sketch, anchors: np.ndarray | None) -> Grid:
+    """One pass of :func:`assign_cells`."""
     points = first.points
     n = len(points)
     if n == 0:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from engine.tiles import COLOURS
-from vision import detect, lattice
+from vision import detect, lattice, topface
 from vision.adapt import SetAdapter
 from vision.classifier import BODY_SHARE, TileGuess, classify_crops, frame_gain
 from vision.crops import CROP, extract_crops
@@ -314,7 +314,8 @@ def scan_image(image: np.ndarray, colours: Sequence[str] = COLOURS,
     Candidates the classifier doubts are a tile at all (``tile_prob`` below
     :data:`MIN_TILE_PROB`) are left out of ``tiles``: a last guard against a hole between
     tiles or a dark object with a light mark. Those above :data:`MAYBE_TILE_PROB` are kept
-    apart in ``doubtful``.
+    apart in ``doubtful``, and so is table seen through a gap in an oblique view
+    (:func:`vision.topface.through_gap`).
     """
     start = time.perf_counter()
     located = locate_tiles(image)
@@ -334,10 +335,13 @@ def scan_image(image: np.ndarray, colours: Sequence[str] = COLOURS,
                 for c, p, g, v in zip(cells, np.concatenate([located.centers, located.off_board]),
                                       guesses, visible, strict=True)]
     n = len(located.cells)  # a tile mostly beyond the picture's edge is not reported
-    board = [r for r in readings[:n] if r.visible >= MIN_VISIBLE]
+    gap = topface.through_gap(located.lattice.homography, located.cells, located.fractional,
+                              np.array([g.tile_prob for g in guesses[:n]]))
+    board = [(r, g) for r, g in zip(readings[:n], gap, strict=True) if r.visible >= MIN_VISIBLE]
     apart = [r for r in readings[n:] if r.visible >= MIN_VISIBLE]
-    tiles = [r for r in board if r.guess.tile_prob >= MIN_TILE_PROB]
-    doubtful = [r for r in board if MAYBE_TILE_PROB <= r.guess.tile_prob < MIN_TILE_PROB]
+    tiles = [r for r, g in board if r.guess.tile_prob >= MIN_TILE_PROB and not g]
+    doubtful = [r for r, g in board if r.guess.tile_prob >= MAYBE_TILE_PROB
+                and (g or r.guess.tile_prob < MIN_TILE_PROB)]
     return ScanResult(tiles, located.lattice if tiles else None,
                       (time.perf_counter() - start) * 1000, doubtful,
                       [r for r in apart if r.guess.tile_prob >= MIN_TILE_PROB])
