@@ -328,6 +328,7 @@ def _spanning_cells(offsets: np.ndarray, tiles: int) -> tuple[np.ndarray, np.nda
     # Prim's algorithm on the dense cost matrix: each point's cheapest step from the tree so
     # far, updated with one vector operation per point joined (a heap of Python tuples
     # costs more than the whole lattice fit otherwise)
+    # A point in a tree is never reached again: its column of costs is closed.
     best = np.full(n, np.inf)
     parent = np.zeros(n, int)
     for seed in range(n):
@@ -335,8 +336,11 @@ def _spanning_cells(offsets: np.ndarray, tiles: int) -> tuple[np.ndarray, np.nda
             continue
         group[seed], node = seed, seed
         while True:
-            closer = (cost[node] < best) & (group < 0)
-            best[closer], parent[closer] = cost[node, closer], node
+            cost[:, node] = np.inf
+            row = cost[node]
+            closer = row < best
+            parent[closer] = node
+            np.minimum(best, row, out=best)
             node = int(np.argmin(best))
             if best[node] == np.inf:
                 break
@@ -383,13 +387,11 @@ def _joint_fit(cells: np.ndarray, points: np.ndarray, group: np.ndarray,
     if len(labels) == 1:  # nothing to place
         return homography, {int(labels[0]): np.zeros(2)}
     main = int(np.argmax(counts))
-    shift = np.zeros((len(labels), 2))
     placed = cells.astype(np.float64)
     for _ in range(6):
         miss = project(np.linalg.inv(homography), points) - cells
-        for k in range(len(labels)):
-            if k != main:
-                shift[k] = np.median(miss[member == k], axis=0)
+        shift = _group_medians(miss, member, counts)
+        shift[main] = 0.0
         before, placed = placed, cells + shift[member]
         if not _spans_plane(placed) or np.abs(placed - before).max() < 0.002:
             break  # settled: the last refit already saw these shifts
@@ -398,6 +400,19 @@ def _joint_fit(cells: np.ndarray, points: np.ndarray, group: np.ndarray,
             break
         homography = refit
     return homography, dict(zip(labels.tolist(), shift, strict=True))
+
+
+def _group_medians(values: np.ndarray, member: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Per group, the median of ``values`` (N, 2) over its members (``member``: each row's
+    group, 0..G-1; ``counts``: rows per group), both columns at once: one sort by group and
+    value instead of a median per group (a board's scattered diagonals make many groups)."""
+    first = np.cumsum(counts) - counts
+    low, high = first + (counts - 1) // 2, first + counts // 2
+    medians = np.empty((len(counts), values.shape[1]))
+    for axis in range(values.shape[1]):
+        ranked = values[np.lexsort((values[:, axis], member)), axis]
+        medians[:, axis] = 0.5 * (ranked[low] + ranked[high])
+    return medians
 
 
 def _spans_plane(cells: np.ndarray) -> bool:
