@@ -130,7 +130,7 @@ def find_symbols(work: Work) -> list[Symbol]:
     """Light regions enclosed by tile body, filtered to a consistent symbol size."""
     found: list[Symbol] = []
     for ratio, grow in LEVELS:
-        dark = (work.ratio < ratio).astype(np.uint8)
+        dark = np.less(work.ratio, ratio).view(np.uint8)  # 0 or 1, without a copy
         if grow:
             dark = cv2.dilate(dark, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
         found += _enclosed(dark, max(dark.shape) / 6, (work.ratio, grow + 3), found)
@@ -406,8 +406,19 @@ def _unlike_background(work: Work, points: np.ndarray, colours: np.ndarray, tile
     local = mean[v, u] / np.maximum(weight[v, u], 1e-6)[:, None]
     known = weight[v, u] > 0.01  # some light table in reach
     if away.any():
-        local[~known] = np.median(small[away > 0], axis=0)
+        local[~known] = byte_medians(small[away > 0])
     return _colour_delta(colours, local) >= BACKGROUND_DELTA, known
+
+
+def byte_medians(values: np.ndarray) -> np.ndarray:
+    """The median of each column of ``values`` (M, C), whole numbers 0..255 (pixels), as
+    ``np.median(values, axis=0)`` gives it, from each column's counts: sorting a large part
+    of a picture took milliseconds."""
+    m = len(values)
+    counts = np.cumsum([np.bincount(column, minlength=256)
+                        for column in values.T.astype(np.intp)], axis=1)
+    # the k-th smallest value is the first whose running count exceeds k
+    return 0.5 * ((counts <= (m - 1) // 2).sum(axis=1) + (counts <= m // 2).sum(axis=1))
 
 
 def _away_from(shape: tuple[int, int], points: np.ndarray, pitch: float) -> np.ndarray:
@@ -442,7 +453,7 @@ def drop_table_like(work: Work, symbols: list[Symbol], pitch: float) -> list[Sym
     away = _away_from(small.shape[:2], np.array([s.center for s in symbols]), pitch)
     if away.sum() < 0.2 * away.size:
         return symbols
-    table = np.median(small[away > 0], axis=0)
+    table = byte_medians(small[away > 0])
     r = max(1, int(0.12 * pitch))
     middles = np.array([work.image[int(v) - r:int(v) + r + 1, int(u) - r:int(u) + r + 1]
                         .reshape(-1, 3).mean(axis=0) for u, v in (s.center for s in faint)])

@@ -441,7 +441,8 @@ def _body_level(crops: np.ndarray) -> float:
     (the share the classifier takes as body too)."""
     values = _middle_values(crops)
     darkest = int(BODY_SHARE * values.shape[1])
-    return float(np.median(np.partition(values, darkest - 1, axis=1)[:, :darkest]))
+    return float(detect.byte_medians(
+        np.partition(values, darkest - 1, axis=1)[:, :darkest].reshape(-1, 1))[0])
 
 
 def _dark_share(crops: np.ndarray, body: float) -> np.ndarray:
