@@ -243,8 +243,10 @@ def _contrast(outlines: list[np.ndarray], centres: np.ndarray, image: np.ndarray
     body = 0.5 * (darkest[order[first + (counts - 1) // 2]] + darkest[order[first + counts // 2]])
     # the mean of the 3 x 3 pixels round each centre (a hole never touches the picture's edge)
     cu, cv_ = centres.astype(int).T
-    inner = np.mean([image[np.clip(cv_ + dy, 0, h - 1), np.clip(cu + dx, 0, w - 1)]
-                     for dy in (-1, 0, 1) for dx in (-1, 0, 1)], axis=0)
+    around = np.arange(-1, 2)
+    rows = np.clip(cv_[None, None] + around[:, None, None], 0, h - 1)  # (dy, dx, hole)
+    cols = np.clip(cu[None, None] + around[None, :, None], 0, w - 1)
+    inner = np.mean(image[rows, cols].reshape(9, -1), axis=0)
     return inner / np.maximum(body, 1e-3)
 
 
