@@ -407,7 +407,7 @@ def _unlike_background(work: Work, points: np.ndarray, colours: np.ndarray, tile
     v = np.clip((points[:, 1] * 0.25).astype(int), 0, h - 1)
     local = mean[v, u] / np.maximum(weight[v, u], 1e-6)[:, None]
     known = weight[v, u] > 0.01  # some light table in reach
-    if away.any():
+    if away.any() and not known.all():
         local[~known] = byte_medians(small[away > 0])
     return _colour_delta(colours, local) >= BACKGROUND_DELTA, known
 

@@ -158,12 +158,17 @@ def locate_tiles(image: np.ndarray) -> Located:
         symbols = [s for s, ok in zip(symbols, fitting, strict=True) if ok]
         grid = replace(grid, cells=grid.cells[fitting], keep=grid.keep[fitting],
                        group=grid.group[fitting])
+    fresh = None  # the first round looks beside every tile
     for _ in range(RECOVERY_ROUNDS):
-        extra = _vouched(image, work, grid, _recover(work, symbols, grid))
+        extra = _vouched(image, work, grid, _recover(work, symbols, grid, fresh))
         if not extra:
             break
         symbols = symbols + extra
+        refit = not grid.linked
         grid = _joined(grid, symbols, extra, axes, squares)
+        # Joined as it was, the lattice predicts every other cell where it did: only the
+        # cells beside the new tiles have anything new to show. A new fit moves them all.
+        fresh = None if refit else grid.cells[-len(extra):]
     apart = _off_board(grid, squares)
     loose = np.array([s.center for s in symbols])[apart].reshape(-1, 2)
     if apart.any():  # the board's own lattice, not bent towards a rack's tiles
@@ -295,11 +300,14 @@ def _vouched(image: np.ndarray, work: detect.Work, grid: lattice.Grid,
     return [s for s in found if not s.doubtful or id(s) in vouched]
 
 
-def _recover(work: detect.Work, symbols: list[detect.Symbol],
-             grid: lattice.Grid) -> list[detect.Symbol]:
-    """Tiles missed by the strict test, looked for in the cells next to the tiles found."""
+def _recover(work: detect.Work, symbols: list[detect.Symbol], grid: lattice.Grid,
+             near: np.ndarray | None = None) -> list[detect.Symbol]:
+    """Tiles missed by the strict test, looked for in the cells next to the tiles found
+    (only those next to the cells ``near``, where given)."""
     points = np.array([s.center for s in symbols])[grid.keep]
-    _, centres = _free_neighbours(grid.cells[grid.keep], grid.to_cells(points), NEIGHBOURS)
+    free, centres = _free_neighbours(grid.cells[grid.keep], grid.to_cells(points), NEIGHBOURS)
+    if near is not None:
+        centres = centres[(np.abs(free[:, None] - near[None]).max(axis=2) <= 1).any(axis=1)]
     if not len(centres):
         return []
     typical = float(np.median([s.extent for s in symbols]))
