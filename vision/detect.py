@@ -238,9 +238,14 @@ def _contrast(outlines: list[np.ndarray], centres: np.ndarray, image: np.ndarray
     u = np.clip(np.rint(ray[..., 0]).astype(int), 0, w - 1)
     v = np.clip(np.rint(ray[..., 1]).astype(int), 0, h - 1)
     darkest = image[v, u].min(axis=1)
-    order = np.lexsort((darkest, owner))  # by hole, then by value
+    # by hole, then by value, in one sort of one key (twice as fast as a lexsort): a ratio
+    # (float32, 0 or over 1/300, under 64) keeps every bit beside 64 times its hole's number
+    key = np.sort(owner * 64.0 + darkest)
     first = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    body = 0.5 * (darkest[order[first + (counts - 1) // 2]] + darkest[order[first + counts // 2]])
+    base = 64.0 * np.arange(len(counts))
+    low, high = ((key[at] - base).astype(np.float32)
+                 for at in (first + (counts - 1) // 2, first + counts // 2))
+    body = 0.5 * (low + high)
     # the mean of the 3 x 3 pixels round each centre (a hole never touches the picture's edge)
     cu, cv_ = centres.astype(int).T
     around = np.arange(-1, 2)
@@ -500,7 +505,8 @@ def find_squares(work: Work, symbols: list[Symbol], pitch: float) -> np.ndarray:
     gray = cv2.cvtColor(work.image, cv2.COLOR_BGR2GRAY)
     # stretched to the local bright level, so the line contrast is relative: a warm lamp or
     # half light lowers a printed line's contrast in grey levels along with the whole board
-    stretched = 255.0 * gray
+    stretched = gray.astype(np.float32)
+    stretched *= 255.0
     stretched /= _bright_level(gray) + 8.0
     gray = np.minimum(stretched, 255.0, out=stretched).astype(np.uint8)  # never below 0
     block = max(3, int(pitch / 2) | 1)
