@@ -16,7 +16,7 @@ import numpy as np
 from engine.tiles import COLOURS
 from vision import detect, lattice
 from vision.adapt import SetAdapter
-from vision.classifier import BODY_SHARE, TileGuess, classify_crops, frame_gain
+from vision.classifier import BODY_SHARE, TileGuess, classify_crops, frame_gain, tile_probs
 from vision.crops import CROP, extract_crops
 from vision.imagefile import ImageError, load_image  # noqa: F401  (scan's public API)
 from vision.overlay import draw_overlay
@@ -294,9 +294,8 @@ def _vouched(image: np.ndarray, work: detect.Work, grid: lattice.Grid,
     if not doubtful:
         return found
     cells = grid.to_cells(np.array([s.center for s in doubtful]))
-    guesses = classify_crops(extract_crops(image, _to_photo(work) @ grid.homography, cells))
-    vouched = {id(s) for s, g in zip(doubtful, guesses, strict=True)
-               if g.tile_prob >= DOUBTFUL_TILE_PROB}
+    probs = tile_probs(extract_crops(image, _to_photo(work) @ grid.homography, cells))
+    vouched = {id(s) for s, p in zip(doubtful, probs, strict=True) if p >= DOUBTFUL_TILE_PROB}
     return [s for s in found if not s.doubtful or id(s) in vouched]
 
 
@@ -385,8 +384,7 @@ def _completed(image: np.ndarray, located: Located,
         tile = _dark_share(extra, body) >= COMPLETION_DARK_SHARE  # the model only here
         if tile.any():
             gain = frame_gain(crops) if gain is None else gain
-            tile[tile] = [g.tile_prob >= COMPLETION_TILE_PROB
-                          for g in classify_crops(extra[tile], gain=gain)]
+            tile[tile] = tile_probs(extra[tile], gain) >= COMPLETION_TILE_PROB
         if not tile.any():
             break
         cells = np.concatenate([cells, free[tile]])

@@ -182,6 +182,24 @@ def resolve_colours(probs: np.ndarray, limit: int = TILES_PER_COLOUR) -> np.ndar
         choice[members[k]] = best_alt[k]
 
 
+def tile_probs(crops: np.ndarray, gain: np.ndarray | None = None) -> np.ndarray:
+    """Only the probability that each crop shows a tile at all, as :func:`classify_crops`
+    gives it (``gain`` likewise): for candidates that must pass that test before they join a
+    frame's tiles. The "is a tile" head sees each crop alone, so this needs no frame; and it
+    skips the labels' bookkeeping, which costs about as much as the network on a few crops.
+    """
+    _check(crops, COLOURS)
+    if not len(crops):
+        return np.zeros(0)
+    lit = _lit(crops, frame_gain(crops) if gain is None else gain)
+    _, _, tile_logit = _get_session().run(None, {"crops": lit})
+    return _sigmoid(tile_logit)
+
+
+def _sigmoid(logits: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-logits))
+
+
 def classify_crops(crops: np.ndarray, colours: Sequence[str] = COLOURS,
                    adapter: SetAdapter | None = None,
                    gain: np.ndarray | None = None) -> list[TileGuess]:
@@ -209,7 +227,7 @@ def classify_crops(crops: np.ndarray, colours: Sequence[str] = COLOURS,
     if adapter is not None:
         shape_p, colour_p = adapter.adjust(features, shape_p, colour_p, names)
     colour_idx = resolve_colours(colour_p)
-    tile_p = 1.0 / (1.0 + np.exp(-tile_logit))
+    tile_p = _sigmoid(tile_logit)
     kinds = tile_kinds(tuple(names))  # index: colour * 6 + shape
     joint = (colour_p[:, :, None] * shape_p[:, None, :]).reshape(len(crops), -1)
     ranked = np.argsort(-joint, axis=1, kind="stable")[:, : ALTERNATIVES + 1]
