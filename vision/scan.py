@@ -164,11 +164,8 @@ def locate_tiles(image: np.ndarray) -> Located:
         if not extra:
             break
         symbols = symbols + extra
-        refit = not grid.linked
         grid = _joined(grid, symbols, extra, axes, squares)
-        # Joined as it was, the lattice predicts every other cell where it did: only the
-        # cells beside the new tiles have anything new to show. A new fit moves them all.
-        fresh = None if refit else grid.cells[-len(extra):]
+        fresh = grid.cells[-len(extra):]
     apart = _off_board(grid, squares)
     loose = np.array([s.center for s in symbols])[apart].reshape(-1, 2)
     if apart.any():  # the board's own lattice, not bent towards a rack's tiles
