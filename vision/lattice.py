@@ -327,14 +327,15 @@ def _spanning_cells(offsets: np.ndarray, tiles: int) -> tuple[np.ndarray, np.nda
     cost[:tiles, tiles:] += ANCHOR_COST
     cost[~ok] = np.inf
     step = rounded.astype(int)
-    cells = np.zeros((n, 2), int)
     group = np.full(n, -1)
     # Prim's algorithm on the dense cost matrix: each point's cheapest step from the tree so
     # far, updated with one vector operation per point joined (a heap of Python tuples
     # costs more than the whole lattice fit otherwise)
-    # A point in a tree is never reached again: its column of costs is closed.
+    # A point in a tree is never reached again: its column of costs is closed, and its
+    # parent is final. The cells follow the tree afterwards, in Python numbers.
     best = np.full(n, np.inf)
     parent = np.zeros(n, int)
+    joined = []
     for seed in range(n):
         if group[seed] >= 0:
             continue
@@ -345,13 +346,17 @@ def _spanning_cells(offsets: np.ndarray, tiles: int) -> tuple[np.ndarray, np.nda
             closer = row < best
             parent[closer] = node
             np.minimum(best, row, out=best)
-            node = int(np.argmin(best))
+            node = int(best.argmin())
             if best[node] == np.inf:
                 break
             best[node] = np.inf
             group[node] = seed
-            cells[node] = cells[parent[node]] + step[parent[node], node]
-    return cells, group
+            joined.append(node)
+    x, y = [0] * n, [0] * n
+    moves = step[parent[joined], joined].tolist() if joined else []
+    for node, above, (dx, dy) in zip(joined, parent[joined].tolist(), moves, strict=True):
+        x[node], y[node] = x[above] + dx, y[above] + dy
+    return np.array([x, y], dtype=int).T.copy(), group
 
 
 def _fit(cells: np.ndarray, points: np.ndarray, group: np.ndarray,
