@@ -77,7 +77,7 @@ def prepare(image: np.ndarray) -> Work:
     scale = work.shape[1] / image.shape[1]
     blue, green, red = cv2.split(work)
     value = cv2.GaussianBlur(cv2.max(cv2.max(blue, green), red), (3, 3), 0)
-    ratio = value.astype(np.float32) / (_bright_level(value) + 8.0)
+    ratio = np.divide(value, _bright_level(value, 8.0), dtype=np.float32)
     dark = (ratio < DARK_RATIO).astype(np.uint8)
     return Work(work, scale, ratio, dark)
 
@@ -93,8 +93,9 @@ def _shrink(image: np.ndarray) -> np.ndarray:
     return cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
 
 
-def _bright_level(value: np.ndarray) -> np.ndarray:
-    """The brightness of the table or board near each pixel.
+def _bright_level(value: np.ndarray, offset: float) -> np.ndarray:
+    """The brightness of the table or board near each pixel plus ``offset``, as float32: what
+    the callers divide by (the offset keeps a black surround from dividing by nothing).
 
     A maximum over a window wider than a few tiles always reaches bare table or a bright
     symbol, so dividing by it cancels the light's overall level and slow gradients (a lamp on
@@ -105,7 +106,8 @@ def _bright_level(value: np.ndarray) -> np.ndarray:
     window = max(3, (max(small.shape) // 24) | 1)
     level = cv2.dilate(small, np.ones((window, window), np.uint8))
     level = cv2.blur(level, (window, window))
-    return cv2.resize(level, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+    return np.add(cv2.resize(level, (w, h), interpolation=cv2.INTER_LINEAR), offset,
+                  dtype=np.float32)
 
 
 LEVELS: tuple[tuple[float, int], ...] = (
@@ -507,7 +509,7 @@ def find_squares(work: Work, symbols: list[Symbol], pitch: float) -> np.ndarray:
     # half light lowers a printed line's contrast in grey levels along with the whole board
     stretched = gray.astype(np.float32)
     stretched *= 255.0
-    stretched /= _bright_level(gray) + 8.0
+    stretched /= _bright_level(gray, 8.0)
     gray = np.minimum(stretched, 255.0, out=stretched).astype(np.uint8)  # never below 0
     block = max(3, int(pitch / 2) | 1)
     line = cv2.adaptiveThreshold(gray, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
