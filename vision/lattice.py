@@ -330,9 +330,9 @@ def _spanning_cells(offsets: np.ndarray, tiles: int) -> tuple[np.ndarray, np.nda
     group = np.full(n, -1)
     # Prim's algorithm on the dense cost matrix: each point's cheapest step from the tree so
     # far, updated with one vector operation per point joined (a heap of Python tuples
-    # costs more than the whole lattice fit otherwise)
-    # A point in a tree is never reached again: its column of costs is closed, and its
-    # parent is final. The cells follow the tree afterwards, in Python numbers.
+    # costs more than the whole lattice fit otherwise). A point joined is never reached
+    # again (its column of costs is closed), so its parent is final: the cells follow the
+    # tree afterwards, in Python numbers.
     best = np.full(n, np.inf)
     parent = np.zeros(n, int)
     joined = []

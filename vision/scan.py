@@ -165,6 +165,8 @@ def locate_tiles(image: np.ndarray) -> Located:
             break
         symbols = symbols + extra
         grid = _joined(grid, symbols, extra, axes, squares)
+        # the next round looks only beside the tiles just found: the cells beside the others
+        # were examined already, and a new fit hardly moves where it predicts them
         fresh = grid.cells[-len(extra):]
     apart = _off_board(grid, squares)
     loose = np.array([s.center for s in symbols])[apart].reshape(-1, 2)
