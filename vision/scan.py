@@ -329,10 +329,13 @@ def scan_image(image: np.ndarray, colours: Sequence[str] = COLOURS,
     if len(located.cells):
         homography = located.lattice.homography
         crops = extract_crops(image, homography, located.fractional)
-        located, extra = _completed(image, located, crops)
+        gain = frame_gain(crops)  # the light the tiles show, once for both reads below
+        located, extra = _completed(image, located, crops, gain)
         loose = lattice.project(np.linalg.inv(homography), located.off_board)
-        guesses = classify_crops(np.concatenate(
-            [crops, extra, extract_crops(image, homography, loose)]), colours, adapter)
+        frame = np.concatenate([crops, extra, extract_crops(image, homography, loose)])
+        # the frame's light is measured on all its crops: the tiles' own when none joined
+        guesses = classify_crops(frame, colours, adapter,
+                                 gain if len(frame) == len(crops) else None)
     cells = np.rint(np.concatenate([located.cells, loose])).astype(int)
     visible = (_visible(located.lattice.homography, cells, image.shape) if len(cells)
                else np.ones(0))
@@ -349,18 +352,20 @@ def scan_image(image: np.ndarray, colours: Sequence[str] = COLOURS,
                       [r for r in apart if r.guess.tile_prob >= MIN_TILE_PROB])
 
 
-def _completed(image: np.ndarray, located: Located,
-               crops: np.ndarray) -> tuple[Located, np.ndarray]:
+def _completed(image: np.ndarray, located: Located, crops: np.ndarray,
+               gain: np.ndarray) -> tuple[Located, np.ndarray]:
     """``located`` plus the tiles beside it that only the classifier recognises, and their crops.
 
     The detector needs a dark ring round the symbol. A big circle or clover on a small tile
     in dim light leaves a ring a pixel or two wide, and it is missed, photo after photo. A
     tile is laid beside another, so the free cells beside the tiles are read as crops: a crop
     the classifier is sure shows a tile, and whose middle is as dark as tile body, is one.
-    ``crops`` are the tiles' own crops, the yardstick for "as dark as tile body".
+    ``crops`` are the tiles' own crops, the yardstick for "as dark as tile body", and
+    ``gain`` the light's correction measured on them (:func:`vision.classifier.frame_gain`):
+    free cells are judged under the light the tiles show.
     """
     homography = located.lattice.homography
-    body, gain = _body_level(crops), None  # the light's gain only once the model is needed
+    body = _body_level(crops)
     cells, fractional = located.cells, located.fractional
     added = [np.zeros((0, CROP, CROP, 3), np.uint8)]
     for _ in range(COMPLETION_ROUNDS):
@@ -382,7 +387,6 @@ def _completed(image: np.ndarray, located: Located,
         extra = extract_crops(image, homography, centres)
         tile = _dark_share(extra, body) >= COMPLETION_DARK_SHARE  # the model only here
         if tile.any():
-            gain = frame_gain(crops) if gain is None else gain
             tile[tile] = tile_probs(extra[tile], gain) >= COMPLETION_TILE_PROB
         if not tile.any():
             break
