@@ -100,9 +100,13 @@ def axis_directions(work: Work, points: np.ndarray, extents: np.ndarray) -> np.n
     mask = cv2.GaussianBlur(work.dark[y0:y1, x0:x1].astype(np.float32), (5, 5), 0)
     gx = cv2.Sobel(mask, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(mask, cv2.CV_32F, 0, 1, ksize=3)
-    sel = zone > 0
-    mag = np.hypot(gx[sel], gy[sel])
-    angle = np.degrees(np.arctan2(gy[sel], gx[sel])) % 180.0
+    # flat parts of the blurred mask (about half the zone) weigh nothing: left out before the
+    # costly angles; and folding by a shift where negative is exact, "% 180.0" slow
+    sel = (zone > 0) & ((gx != 0) | (gy != 0))
+    gx, gy = gx[sel], gy[sel]
+    mag = np.hypot(gx, gy)
+    angle = np.degrees(np.arctan2(gy, gx))
+    np.add(angle, 180.0, out=angle, where=angle < 0)
     hist = np.bincount(angle.astype(int) % 180, weights=mag, minlength=180)
     if hist.sum() <= 0:
         return np.eye(2)
@@ -340,27 +344,36 @@ def _spanning_cells(offsets: np.ndarray, tiles: int) -> tuple[np.ndarray, np.nda
     cost[:tiles, tiles:] += ANCHOR_COST
     cost[~ok] = np.inf
     step = rounded.astype(int)
-    cells = np.zeros((n, 2), int)
     group = np.full(n, -1)
     # Prim's algorithm on the dense cost matrix: each point's cheapest step from the tree so
     # far, updated with one vector operation per point joined (a heap of Python tuples
-    # costs more than the whole lattice fit otherwise)
+    # costs more than the whole lattice fit otherwise). A point joined is never reached
+    # again (its column of costs is closed), so its parent is final: the cells follow the
+    # tree afterwards, in Python numbers.
     best = np.full(n, np.inf)
     parent = np.zeros(n, int)
+    joined = []
     for seed in range(n):
         if group[seed] >= 0:
             continue
         group[seed], node = seed, seed
         while True:
-            closer = (cost[node] < best) & (group < 0)
-            best[closer], parent[closer] = cost[node, closer], node
-            node = int(np.argmin(best))
+            cost[:, node] = np.inf
+            row = cost[node]
+            closer = row < best
+            parent[closer] = node
+            np.minimum(best, row, out=best)
+            node = int(best.argmin())
             if best[node] == np.inf:
                 break
             best[node] = np.inf
             group[node] = seed
-            cells[node] = cells[parent[node]] + step[parent[node], node]
-    return cells, group
+            joined.append(node)
+    x, y = [0] * n, [0] * n
+    moves = step[parent[joined], joined].tolist() if joined else []
+    for node, above, (dx, dy) in zip(joined, parent[joined].tolist(), moves, strict=True):
+        x[node], y[node] = x[above] + dx, y[above] + dy
+    return np.array([x, y], dtype=int).T.copy(), group
 
 
 def _fit(cells: np.ndarray, points: np.ndarray, group: np.ndarray,
@@ -400,13 +413,11 @@ def _joint_fit(cells: np.ndarray, points: np.ndarray, group: np.ndarray,
     if len(labels) == 1:  # nothing to place
         return homography, {int(labels[0]): np.zeros(2)}
     main = int(np.argmax(counts))
-    shift = np.zeros((len(labels), 2))
     placed = cells.astype(np.float64)
     for _ in range(6):
         miss = project(np.linalg.inv(homography), points) - cells
-        for k in range(len(labels)):
-            if k != main:
-                shift[k] = np.median(miss[member == k], axis=0)
+        shift = _group_medians(miss, member, counts)
+        shift[main] = 0.0
         before, placed = placed, cells + shift[member]
         if not _spans_plane(placed) or np.abs(placed - before).max() < 0.002:
             break  # settled: the last refit already saw these shifts
@@ -415,6 +426,19 @@ def _joint_fit(cells: np.ndarray, points: np.ndarray, group: np.ndarray,
             break
         homography = refit
     return homography, dict(zip(labels.tolist(), shift, strict=True))
+
+
+def _group_medians(values: np.ndarray, member: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Per group, the median of ``values`` (N, 2) over its members (``member``: each row's
+    group, 0..G-1; ``counts``: rows per group), both columns at once: one sort by group and
+    value instead of a median per group (a board's scattered diagonals make many groups)."""
+    first = np.cumsum(counts) - counts
+    low, high = first + (counts - 1) // 2, first + counts // 2
+    medians = np.empty((len(counts), values.shape[1]))
+    for axis in range(values.shape[1]):
+        ranked = values[np.lexsort((values[:, axis], member)), axis]
+        medians[:, axis] = 0.5 * (ranked[low] + ranked[high])
+    return medians
 
 
 def _spans_plane(cells: np.ndarray) -> bool:

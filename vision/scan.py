@@ -16,7 +16,7 @@ import numpy as np
 from engine.tiles import COLOURS
 from vision import detect, lattice, topface
 from vision.adapt import SetAdapter
-from vision.classifier import BODY_SHARE, TileGuess, classify_crops, frame_gain
+from vision.classifier import BODY_SHARE, TileGuess, classify_crops, frame_gain, tile_probs
 from vision.crops import CROP, extract_crops
 from vision.imagefile import ImageError, load_image  # noqa: F401  (scan's public API)
 from vision.overlay import draw_overlay
@@ -158,12 +158,16 @@ def locate_tiles(image: np.ndarray) -> Located:
         symbols = [s for s, ok in zip(symbols, fitting, strict=True) if ok]
         grid = replace(grid, cells=grid.cells[fitting], keep=grid.keep[fitting],
                        group=grid.group[fitting])
+    fresh = None  # the first round looks beside every tile
     for _ in range(RECOVERY_ROUNDS):
-        extra = _vouched(image, work, grid, _recover(work, symbols, grid))
+        extra = _vouched(image, work, grid, _recover(work, symbols, grid, fresh))
         if not extra:
             break
         symbols = symbols + extra
         grid = _joined(grid, symbols, extra, axes, squares)
+        # the next round looks only beside the tiles just found: the cells beside the others
+        # were examined already, and a new fit hardly moves where it predicts them
+        fresh = grid.cells[-len(extra):]
     apart = _off_board(grid, squares)
     loose = np.array([s.center for s in symbols])[apart].reshape(-1, 2)
     if apart.any():  # the board's own lattice, not bent towards a rack's tiles
@@ -289,17 +293,19 @@ def _vouched(image: np.ndarray, work: detect.Work, grid: lattice.Grid,
     if not doubtful:
         return found
     cells = grid.to_cells(np.array([s.center for s in doubtful]))
-    guesses = classify_crops(extract_crops(image, _to_photo(work) @ grid.homography, cells))
-    vouched = {id(s) for s, g in zip(doubtful, guesses, strict=True)
-               if g.tile_prob >= DOUBTFUL_TILE_PROB}
+    probs = tile_probs(extract_crops(image, _to_photo(work) @ grid.homography, cells))
+    vouched = {id(s) for s, p in zip(doubtful, probs, strict=True) if p >= DOUBTFUL_TILE_PROB}
     return [s for s in found if not s.doubtful or id(s) in vouched]
 
 
-def _recover(work: detect.Work, symbols: list[detect.Symbol],
-             grid: lattice.Grid) -> list[detect.Symbol]:
-    """Tiles missed by the strict test, looked for in the cells next to the tiles found."""
+def _recover(work: detect.Work, symbols: list[detect.Symbol], grid: lattice.Grid,
+             near: np.ndarray | None = None) -> list[detect.Symbol]:
+    """Tiles missed by the strict test, looked for in the cells next to the tiles found
+    (only those next to the cells ``near``, where given)."""
     points = np.array([s.center for s in symbols])[grid.keep]
-    _, centres = _free_neighbours(grid.cells[grid.keep], grid.to_cells(points), NEIGHBOURS)
+    free, centres = _free_neighbours(grid.cells[grid.keep], grid.to_cells(points), NEIGHBOURS)
+    if near is not None:
+        centres = centres[(np.abs(free[:, None] - near[None]).max(axis=2) <= 1).any(axis=1)]
     if not len(centres):
         return []
     typical = float(np.median([s.extent for s in symbols]))
@@ -324,10 +330,13 @@ def scan_image(image: np.ndarray, colours: Sequence[str] = COLOURS,
     if len(located.cells):
         homography = located.lattice.homography
         crops = extract_crops(image, homography, located.fractional)
-        located, extra = _completed(image, located, crops)
+        gain = frame_gain(crops)  # the light the tiles show, once for both reads below
+        located, extra = _completed(image, located, crops, gain)
         loose = lattice.project(np.linalg.inv(homography), located.off_board)
-        guesses = classify_crops(np.concatenate(
-            [crops, extra, extract_crops(image, homography, loose)]), colours, adapter)
+        frame = np.concatenate([crops, extra, extract_crops(image, homography, loose)])
+        # the frame's light is measured on all its crops: the tiles' own when none joined
+        guesses = classify_crops(frame, colours, adapter,
+                                 gain if len(frame) == len(crops) else None)
     cells = np.rint(np.concatenate([located.cells, loose])).astype(int)
     visible = (_visible(located.lattice.homography, cells, image.shape) if len(cells)
                else np.ones(0))
@@ -347,18 +356,20 @@ def scan_image(image: np.ndarray, colours: Sequence[str] = COLOURS,
                       [r for r in apart if r.guess.tile_prob >= MIN_TILE_PROB])
 
 
-def _completed(image: np.ndarray, located: Located,
-               crops: np.ndarray) -> tuple[Located, np.ndarray]:
+def _completed(image: np.ndarray, located: Located, crops: np.ndarray,
+               gain: np.ndarray) -> tuple[Located, np.ndarray]:
     """``located`` plus the tiles beside it that only the classifier recognises, and their crops.
 
     The detector needs a dark ring round the symbol. A big circle or clover on a small tile
     in dim light leaves a ring a pixel or two wide, and it is missed, photo after photo. A
     tile is laid beside another, so the free cells beside the tiles are read as crops: a crop
     the classifier is sure shows a tile, and whose middle is as dark as tile body, is one.
-    ``crops`` are the tiles' own crops, the yardstick for "as dark as tile body".
+    ``crops`` are the tiles' own crops, the yardstick for "as dark as tile body", and
+    ``gain`` the light's correction measured on them (:func:`vision.classifier.frame_gain`):
+    free cells are judged under the light the tiles show.
     """
     homography = located.lattice.homography
-    body, gain = _body_level(crops), None  # the light's gain only once the model is needed
+    body = _body_level(crops)
     cells, fractional = located.cells, located.fractional
     added = [np.zeros((0, CROP, CROP, 3), np.uint8)]
     for _ in range(COMPLETION_ROUNDS):
@@ -380,9 +391,7 @@ def _completed(image: np.ndarray, located: Located,
         extra = extract_crops(image, homography, centres)
         tile = _dark_share(extra, body) >= COMPLETION_DARK_SHARE  # the model only here
         if tile.any():
-            gain = frame_gain(crops) if gain is None else gain
-            tile[tile] = [g.tile_prob >= COMPLETION_TILE_PROB
-                          for g in classify_crops(extra[tile], gain=gain)]
+            tile[tile] = tile_probs(extra[tile], gain) >= COMPLETION_TILE_PROB
         if not tile.any():
             break
         cells = np.concatenate([cells, free[tile]])
@@ -445,7 +454,8 @@ def _body_level(crops: np.ndarray) -> float:
     (the share the classifier takes as body too)."""
     values = _middle_values(crops)
     darkest = int(BODY_SHARE * values.shape[1])
-    return float(np.median(np.partition(values, darkest - 1, axis=1)[:, :darkest]))
+    return float(detect.byte_medians(
+        np.partition(values, darkest - 1, axis=1)[:, :darkest].reshape(-1, 1))[0])
 
 
 def _dark_share(crops: np.ndarray, body: float) -> np.ndarray:

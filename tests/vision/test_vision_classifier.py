@@ -9,7 +9,14 @@ import numpy as np
 import pytest
 
 from engine.tiles import COLOURS, SHAPES, Tile
-from vision.classifier import ModelError, ModelMissingError, classify_crops, infer, resolve_colours
+from vision.classifier import (
+    ModelError,
+    ModelMissingError,
+    classify_crops,
+    infer,
+    resolve_colours,
+    tile_probs,
+)
 from vision.crops import CROP
 from vision.synth.samples import render_samples, tight_to_contract
 from vision.synth.scene import View, random_layout, random_style, render_board
@@ -76,6 +83,22 @@ def test_real_bonus_squares_are_not_tiles(real_data):
     paths = [real_data / "crops" / f"bonus{k}-{i}.png" for k in (1, 2) for i in range(1, 5)]
     crops = np.stack([tight_to_contract(cv2.imread(str(p))) for p in paths])
     assert all(g.tile_prob < 0.5 for g in classify_crops(crops, WHITE_SET))
+
+
+def test_tile_probs_alone_match_the_full_reading_and_tell_board_print_from_tiles(real_data):
+    """The cheap "is a tile" test gives what the full reading gives, whatever the light's gain."""
+    tiles, _ = _scene(5, COLOURS, count=6)
+    paths = [real_data / "crops" / f"bonus{k}-{i}.png" for k in (1, 2) for i in range(1, 3)]
+    print_ = np.stack([tight_to_contract(cv2.imread(str(p))) for p in paths])
+    crops = np.concatenate([tiles, print_])
+    gain = np.array([1.2, 1.0, 0.8])
+    for given in (None, gain):
+        probs = tile_probs(crops, given)
+        assert probs == pytest.approx([g.tile_prob for g in classify_crops(crops, gain=given)])
+        assert probs[: len(tiles)].min() >= 0.95 > probs[len(tiles):].max()
+    assert tile_probs(crops[:0]).shape == (0,)
+    with pytest.raises(ValueError, match="crops must be"):
+        tile_probs(crops[:, :32])
 
 
 def test_warm_lamp_colours_are_resolved_over_the_frame():

@@ -25,9 +25,10 @@ from vision.classifier.infer import (
     classify_crops,
     frame_gain,
     resolve_colours,
+    tile_probs,
 )
 
 __all__ = [
     "ALTERNATIVES", "BODY_SHARE", "MODEL_PATH", "NEUTRALISE", "ModelError", "ModelMissingError",
-    "TileGuess", "classify_crops", "frame_gain", "resolve_colours",
+    "TileGuess", "classify_crops", "frame_gain", "resolve_colours", "tile_probs",
 ]

@@ -132,16 +132,28 @@ def frame_gain(crops: np.ndarray) -> np.ndarray:
     of the light (and of the camera's white balance). The darkest pixels round each crop's
     centre are body; their median over the whole frame is robust to glare and JPEG noise.
     """
-    # Every other pixel of the central two thirds is plenty and keeps this under a millisecond.
-    centre = crops[:, CROP // 6: -CROP // 6: 2, CROP // 6: -CROP // 6: 2].reshape(len(crops), -1, 3)
-    level = centre.sum(axis=2, dtype=np.int32)
+    # Every other pixel of the central two thirds is plenty and keeps this under a millisecond;
+    # the channels are combined one plane at a time (numpy is slow along an axis of three).
+    centre = crops[:, CROP // 6: -CROP // 6: 2, CROP // 6: -CROP // 6: 2]
+    blue, green, red = centre[..., 0], centre[..., 1], centre[..., 2]
+    level = (blue.astype(np.int32) + green + red).reshape(len(crops), -1)
     k = int(BODY_SHARE * (level.shape[1] - 1))
     cut = np.partition(level, k, axis=1)[:, k: k + 1]
-    dark = centre[(level <= cut) & (centre.max(axis=2) < BODY_MAX)].astype(np.float32)
+    body_max = (np.maximum(np.maximum(blue, green), red) < BODY_MAX).reshape(len(crops), -1)
+    dark = centre[((level <= cut) & body_max).reshape(blue.shape)].astype(np.float32)
     if len(dark) < BODY_MIN_PIXELS:
         return np.ones(3)
     body = np.median(dark, axis=0) + 2.0
     return np.clip(body.mean() / body, 0.5, 2.0) ** NEUTRALISE
+
+
+def _lit(crops: np.ndarray, gain: np.ndarray) -> np.ndarray:
+    """The crops as float32 with the BGR ``gain`` applied, clipped at 255: what the network
+    reads. Rows of whole pixels are scaled at once (numpy is slow along an axis of three)."""
+    lit = crops.astype(np.float32)
+    rows = lit.reshape(-1, CROP * 3)  # a view of the same pixels
+    rows *= np.tile(gain.astype(np.float32), CROP)
+    return np.minimum(lit, 255.0, out=lit)
 
 
 def resolve_colours(probs: np.ndarray, limit: int = TILES_PER_COLOUR) -> np.ndarray:
@@ -170,6 +182,24 @@ def resolve_colours(probs: np.ndarray, limit: int = TILES_PER_COLOUR) -> np.ndar
         choice[members[k]] = best_alt[k]
 
 
+def tile_probs(crops: np.ndarray, gain: np.ndarray | None = None) -> np.ndarray:
+    """Only the probability that each crop shows a tile at all, as :func:`classify_crops`
+    gives it (``gain`` likewise): for candidates that must pass that test before they join a
+    frame's tiles. The "is a tile" head sees each crop alone, so this needs no frame; and it
+    skips the labels' bookkeeping, which costs about as much as the network on a few crops.
+    """
+    _check(crops, COLOURS)
+    if not len(crops):
+        return np.zeros(0)
+    lit = _lit(crops, frame_gain(crops) if gain is None else gain)
+    _, _, tile_logit = _get_session().run(None, {"crops": lit})
+    return _sigmoid(tile_logit)
+
+
+def _sigmoid(logits: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-logits))
+
+
 def classify_crops(crops: np.ndarray, colours: Sequence[str] = COLOURS,
                    adapter: SetAdapter | None = None,
                    gain: np.ndarray | None = None) -> list[TileGuess]:
@@ -188,9 +218,7 @@ def classify_crops(crops: np.ndarray, colours: Sequence[str] = COLOURS,
     if not len(crops):
         return []
     session = _get_session()
-    lit = crops.astype(np.float32)
-    lit *= (frame_gain(crops) if gain is None else gain).astype(np.float32)
-    np.minimum(lit, 255.0, out=lit)
+    lit = _lit(crops, frame_gain(crops) if gain is None else gain)
     shape_logits, colour_logits, tile_logit = session.run(None, {"crops": lit})
     shape_p = _softmax(shape_logits)
     keep = [ALL_COLOURS.index(c) for c in names]
@@ -199,22 +227,27 @@ def classify_crops(crops: np.ndarray, colours: Sequence[str] = COLOURS,
     if adapter is not None:
         shape_p, colour_p = adapter.adjust(features, shape_p, colour_p, names)
     colour_idx = resolve_colours(colour_p)
-    tile_p = 1.0 / (1.0 + np.exp(-tile_logit))
+    tile_p = _sigmoid(tile_logit)
     kinds = tile_kinds(tuple(names))  # index: colour * 6 + shape
     joint = (colour_p[:, :, None] * shape_p[:, None, :]).reshape(len(crops), -1)
     ranked = np.argsort(-joint, axis=1, kind="stable")[:, : ALTERNATIVES + 1]
     best = colour_idx * len(SHAPES) + shape_p.argmax(axis=1)
+    # taken out as Python numbers whole arrays at a time: one numpy scalar at a time cost
+    # as much as the light's correction and the features together
+    ranks, ranked_p = ranked.tolist(), np.take_along_axis(joint, ranked, axis=1).tolist()
+    best_p = joint[np.arange(len(crops)), best].tolist()
+    rows = zip(best.tolist(), best_p, ranks, ranked_p, shape_p.tolist(), colour_p.tolist(),
+               tile_p.tolist(), features, strict=True)
     guesses = []
-    for i in range(len(crops)):
-        b = int(best[i])
-        alternatives = [(kinds[k], float(joint[i, k])) for k in ranked[i] if k != b]
+    for b, p, rank, rank_p, shapes, colours_p, tile, measured in rows:
+        alternatives = [(kinds[k], q) for k, q in zip(rank, rank_p, strict=True) if k != b]
         guesses.append(TileGuess(
             tile=kinds[b],
-            confidence=float(joint[i, b]),
-            shape_probs=dict(zip(SHAPES, shape_p[i].tolist(), strict=True)),
-            colour_probs=dict(zip(names, colour_p[i].tolist(), strict=True)),
+            confidence=p,
+            shape_probs=dict(zip(SHAPES, shapes, strict=True)),
+            colour_probs=dict(zip(names, colours_p, strict=True)),
             alternatives=alternatives[:ALTERNATIVES],
-            tile_prob=float(tile_p[i]),
-            features=features[i],
+            tile_prob=tile,
+            features=measured,
         ))
     return guesses
