@@ -34,7 +34,7 @@ from engine.rules import IllegalMove
 from engine.table import Place, TableGame
 from engine.tiles import COLOURS, Tile
 from vision.adapt import SetAdapter
-from vision.doubts import Doubt
+from vision.doubts import Doubt, DoubtKind
 from vision.setprofile import ProfileError, SetProfile, profile_from_json
 from vision.source import SourceError, redact_url
 
@@ -61,6 +61,13 @@ class Conflict(ValueError):
         super().__init__(str(reason))
         self.refusal = reason if isinstance(reason, Refusal) else None
         self.code = reason.code.value if isinstance(reason, Refusal) else code
+
+
+def _as_part(move: PendingMove, split: tuple[int, int]) -> PendingMove:
+    """``move`` as part ``split`` of its camera reading: its mark and its doubt say so."""
+    doubts = tuple(dataclasses.replace(d, count=split[0], of=split[1])
+                   if d.kind is DoubtKind.SPLIT else d for d in move.doubts)
+    return dataclasses.replace(move, split=split, doubts=doubts)
 
 
 @dataclass
@@ -461,8 +468,7 @@ class Games:
                     or after.split != (head.split[0] + 1, head.split[1])):
                 raise Conflict(_l("only two parts of one camera reading can change places"),
                                "not_split")
-            game.queue[:2] = [dataclasses.replace(after, split=head.split),
-                              dataclasses.replace(head, split=after.split)]
+            game.queue[:2] = [_as_part(after, head.split), _as_part(head, after.split)]
             self._queue_changed(game)
             self._touch()
             return game

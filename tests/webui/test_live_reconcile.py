@@ -368,6 +368,7 @@ def test_two_moves_read_from_one_picture_can_change_places(table, stills):
     first = state(t)["pending"]
     swapped = t.post(f"/api/games/{game}/pending/swap").json
     assert swapped["pending"]["split"] == {"part": 1, "of": 2} and swapped["more_pending"] == 1
+    assert "Move 1 of 2" in swapped["pending"]["doubt"]  # its doubt follows it
     assert cells(swapped["pending"]["tiles"]) != cells(first["tiles"])
     assert swapped["pending"]["legal"]
     confirm(t, game)
