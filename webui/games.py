@@ -34,14 +34,14 @@ from engine.rules import IllegalMove
 from engine.table import Place, TableGame
 from engine.tiles import COLOURS, Tile
 from vision.adapt import SetAdapter
-from vision.doubts import Doubt, DoubtKind
+from vision.doubts import Doubt
 from vision.setprofile import ProfileError, SetProfile, profile_from_json
 from vision.source import SourceError, redact_url
 
 from .codec import PayloadError, parse_tiles, parse_turn, placed_json, turn_json
 from .db import EventLog, GameRow
 from .notifier import Notifier
-from .pending import PendingMove, evaluate, offered, rejoined, reread, without
+from .pending import PendingMove, as_part, evaluate, offered, rejoined, reread, without
 
 logger = logging.getLogger(__name__)
 
@@ -61,13 +61,6 @@ class Conflict(ValueError):
         super().__init__(str(reason))
         self.refusal = reason if isinstance(reason, Refusal) else None
         self.code = reason.code.value if isinstance(reason, Refusal) else code
-
-
-def _as_part(move: PendingMove, split: tuple[int, int]) -> PendingMove:
-    """``move`` as part ``split`` of its camera reading: its mark and its doubt say so."""
-    doubts = tuple(dataclasses.replace(d, count=split[0], of=split[1])
-                   if d.kind is DoubtKind.SPLIT else d for d in move.doubts)
-    return dataclasses.replace(move, split=split, doubts=doubts)
 
 
 @dataclass
@@ -298,6 +291,15 @@ class Games:
         if game.queue:
             game.queue[0] = reread(game.table, game.queue[0])
 
+    def _set_aside(self, game: Game, move: PendingMove, tiles: Sequence[Placed]) -> list[Placed]:
+        """Set aside (logged) those of ``tiles``, taken out of ``move``, that the camera saw
+        and the game does not hold; a move entered by hand never lay on the camera's table.
+        Answers the tiles set aside."""
+        aside = [t for t in tiles if move.detected and (t[0], t[1]) not in game.table.board]
+        if aside:
+            self._log_side(game, Event.IGNORE, {"tiles": placed_json(aside)})
+        return aside
+
     def _log_side(self, game: Game, kind: Event, payload: dict[str, Any]) -> None:
         apply_side_event(game, kind, payload)
         game.seq = self.log.append(game.row.id, kind, payload)
@@ -417,10 +419,8 @@ class Games:
                                               detected=False))
             else:
                 kept = {(x, y) for x, y, _ in tiles}
-                aside = [t for t in old.tiles if old.detected and (t[0], t[1]) not in kept
-                         and (t[0], t[1]) not in game.table.board]
-                if aside:
-                    self._log_side(game, Event.IGNORE, {"tiles": placed_json(aside)})
+                aside = self._set_aside(game, old, [t for t in old.tiles
+                                                    if (t[0], t[1]) not in kept])
                 by_cell = {(x, y): alts for (x, y, _), alts in zip(old.tiles, old.alternatives,
                                                                     strict=False)}
                 alternatives = tuple(by_cell.get((x, y), ()) for x, y, _ in tiles)
@@ -447,10 +447,7 @@ class Games:
         with self._lock:
             game, head = self._shown(game_id)
             game.queue.pop(0)
-            if head.detected:
-                aside = [t for t in head.tiles if (t[0], t[1]) not in game.table.board]
-                if aside:
-                    self._log_side(game, Event.IGNORE, {"tiles": placed_json(aside)})
+            self._set_aside(game, head, head.tiles)
             self._queue_changed(game)
             self._touch()
             return game
@@ -468,7 +465,7 @@ class Games:
                     or after.split != (head.split[0] + 1, head.split[1])):
                 raise Conflict(_l("only two parts of one camera reading can change places"),
                                "not_split")
-            game.queue[:2] = [_as_part(after, head.split), _as_part(head, after.split)]
+            game.queue[:2] = [as_part(after, head.split), as_part(head, after.split)]
             self._queue_changed(game)
             self._touch()
             return game
@@ -486,7 +483,7 @@ class Games:
             if not chosen:
                 raise Conflict(_l("no such tiles were set aside"), "nothing_set_aside")
             self._log_side(game, Event.RESTORE, {"cells": [[x, y] for x, y, _ in chosen]})
-            game.queue[:1] = rejoined(game.table, chosen, game.queue[:1])
+            game.queue[:1] = rejoined(game.table, chosen, game.pending)
             self._queue_changed(game)
             self._touch()
             return game

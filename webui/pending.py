@@ -89,11 +89,11 @@ def offered(table: TableGame, tiles: Sequence[Placed]) -> PendingMove:
                        reoffered=True)
 
 
-def rejoined(table: TableGame, tiles: Sequence[Placed], shown: Sequence[PendingMove]
+def rejoined(table: TableGame, tiles: Sequence[Placed], head: PendingMove | None
              ) -> list[PendingMove]:
-    """Tiles taken back from "set aside", with the move shown (none or one): those removed
-    from that move return to it; the others are offered first, as a move of their own."""
-    head = shown[0] if shown else None
+    """Tiles taken back from "set aside", and the move shown (``head``, if any): those
+    removed from that move return to it; the others are offered first, as a move of their
+    own. Answers what replaces the move shown at the queue's front."""
     back = [t for t in tiles if head is not None and t in head.removed]
     alone = [t for t in tiles if t not in back]
     moves = [offered(table, alone)] if alone else []
@@ -106,6 +106,13 @@ def rejoined(table: TableGame, tiles: Sequence[Placed], shown: Sequence[PendingM
                                    needs_confirmation=True, alternatives=alternatives,
                                    removed=tuple(t for t in head.removed if t not in back))
     return [*moves, head]
+
+
+def as_part(move: PendingMove, split: tuple[int, int]) -> PendingMove:
+    """``move`` as part ``split`` of its camera reading: its mark and its doubt say so."""
+    doubts = tuple(dataclasses.replace(d, count=split[0], of=split[1])
+                   if d.kind is DoubtKind.SPLIT else d for d in move.doubts)
+    return dataclasses.replace(move, split=split, doubts=doubts)
 
 
 def without(queue: Sequence[PendingMove], gone: set[Cell], table: TableGame,
