@@ -129,9 +129,11 @@ def best_sketch(sketch_with: Callable[[np.ndarray], Sketch], ratios: np.ndarray,
     one axis at a time.
     """
     best = sketch_with(ratios)
-    score = explained(points, best.homography)
     toward, tilt = _view(best.homography, points)
-    if _good_enough(score, len(points)) or tilt < MIN_TILT \
+    if tilt < MIN_TILT:
+        return best
+    score = explained(points, best.homography)
+    if _good_enough(score, len(points)) \
             or explained(points, best.homography, ROUND) - score > CORNERS * len(points):
         return best
     for tried in _tries(ratios, axis_pitches(points, scale, axes), toward):
@@ -160,9 +162,9 @@ def refined(grid: Grid, points: np.ndarray, reassign: Callable[[np.ndarray], Gri
     the middle of the tiles and bent at the far rows; the fitted homography follows the
     perspective, and cells measured again in its frame fit there too.
     """
-    score = explained(points, grid.homography)
     if _view(grid.homography, points)[1] < BENDING_TILT:
         return grid
+    score = explained(points, grid.homography)
     for _ in range(REFINE_ROUNDS):
         if _good_enough(score, len(points)):
             break
