@@ -111,3 +111,18 @@ def test_no_request_anywhere_answers_500(app):
             else:
                 before = table.client.get(f"/api/games/{game}/state").json
     assert set(answered) - {200, 201, 302, 400, 403, 404, 405, 409, 413, 429}  == set(), answered
+
+
+def test_the_socket_fuzzer_sends_to_every_route_the_app_serves(tmp_path):
+    """`python -m webui.checks.fuzz_api` takes its routes from the app: one added later
+    (swap, the table's check) is fuzzed without anyone listing it."""
+    from webui.checks.fuzz_api import app_routes, request_bytes
+
+    routes = app_routes(tmp_path)
+    assert ("POST", "/api/games/{part}/pending/swap") in routes
+    assert ("POST", "/api/games/{part}/table/accept") in routes
+    assert ("DELETE", "/api/set") in routes
+    assert not any("rotate" in path or "<" in path for _, path in routes)
+    rng = random.Random(3)
+    sent = {request_bytes(rng, routes, 8000, 1, "t", "").split(b" ")[0] for _ in range(300)}
+    assert {b"GET", b"POST", b"PUT", b"DELETE", b"PATCH"} <= sent

@@ -16,28 +16,29 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import socket
 import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
 
+from webui.app import create_app
 from webui.checks.server import call, start_server
 
-ROUTES = [
-    ("GET", "/"), ("GET", "/table"), ("GET", "/tablet"), ("GET", "/sheet"), ("GET", "/setup"),
-    ("GET", "/games"), ("GET", "/games/{id}/{view}"), ("GET", "/games/{id}/part/{part}"),
-    ("GET", "/part/camera"), ("GET", "/join"), ("GET", "/lang"), ("GET", "/scoring"),
-    ("GET", "/api/state"), ("GET", "/api/games"), ("POST", "/api/games"),
-    ("GET", "/api/games/{id}/state"), ("POST", "/api/games/{id}/pending"),
-    ("POST", "/api/games/{id}/pending/confirm"), ("POST", "/api/games/{id}/pending/dismiss"),
-    ("POST", "/api/games/{id}/turns"), ("PUT", "/api/games/{id}/turns/{id}"),
-    ("DELETE", "/api/games/{id}/turns/{id}"), ("POST", "/api/games/{id}/undo"),
-    ("POST", "/api/games/{id}/finish"), ("GET", "/api/games/{id}/export.csv"),
-    ("GET", "/api/games/{id}/export.json"), ("GET", "/api/camera"), ("POST", "/api/join"),
-    ("GET", "/api/games/{id}/events"), ("GET", "/camera.mjpeg"),
-    ("PATCH", "/api/games"), ("GET", "/static/app.css"), ("GET", "/nowhere"),
-]
+
+def app_routes(folder: Path) -> list[tuple[str, str]]:
+    """(method, path) of every route the app serves, its variable parts as ``{name}`` holes,
+    plus a few it does not: read from the app itself, so a route added later is fuzzed too.
+    Token rotation is left out: it is sent last (it revokes the token the others go deeper
+    with)."""
+    app = create_app({"DB_PATH": folder / "routes.sqlite3"})
+    found = [(method, re.sub(r"<[^>]*>", "{part}", rule.rule))
+             for rule in app.url_map.iter_rules() if rule.rule != "/api/auth/rotate"
+             for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"})]
+    return sorted(found) + [("PATCH", "/api/games"), ("GET", "/nowhere")]
+
+
 PARTS = [b"1", b"0", b"99999999999999999999", b"-1", b"%ff%fe", b"\xff\xfe", b"..%2f..",
          b"table", b"tablet", b"sheet", b"status", b"a" * 3000, b"%00", b"%F0%9F%8E%B2"]
 TEXT = ["\\ud800", "\\udfff", "\\u0000", "\\u001b[2J", "A" * 5000, "=HYPERLINK(\\\"x\\\")",
@@ -51,8 +52,9 @@ RAW = [b"", b"{", b"\xff\xfe\xfd", b"[" * 20000, b"null", b"[]", b"1e999999", b'
        b'{"tiles": ' + b"[" * 3000 + b"]" * 3000 + b"}", b"x" * 70000]
 
 
-def request_bytes(rng: random.Random, port: int, game: int, token: str, csrf: str) -> bytes:
-    method, route = rng.choice(ROUTES)
+def request_bytes(rng: random.Random, routes: list[tuple[str, str]], port: int, game: int,
+                  token: str, csrf: str) -> bytes:
+    method, route = rng.choice(routes)
     path = route.encode()
     while b"{" in path:
         start, end = path.index(b"{"), path.index(b"}")
@@ -118,9 +120,10 @@ def main() -> int:
                      {"x": 1, "y": 0, "colour": "red", "shape": "circle"}]
             call(port, token, "POST", "/api/games/1/turns", {"kind": "place", "tiles": tiles})
             rng = random.Random(args.seed)
+            routes = app_routes(Path(folder))
             answers: Counter[int | str] = Counter()
             for _ in range(args.requests):
-                answers[send(port, request_bytes(rng, port, 1, token, ""), 10.0)] += 1
+                answers[send(port, request_bytes(rng, routes, port, 1, token, ""), 10.0)] += 1
             # Rotation last: it revokes the token the requests above go deeper with.
             rotate = (f"POST /api/auth/rotate HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
                       f"Authorization: Bearer {token}\r\nContent-Length: 0\r\n\r\n")
