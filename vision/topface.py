@@ -136,11 +136,33 @@ def best_sketch(sketch_with: Callable[[np.ndarray], Sketch], ratios: np.ndarray,
     if _good_enough(score, len(points)) \
             or explained(points, best.homography, ROUND) - score > CORNERS * len(points):
         return best
-    for tried in _tries(ratios, axis_pitches(points, scale, axes), toward):
+    for axis, tried in _tries(ratios, axis_pitches(points, scale, axes), toward):
         candidate = sketch_with(tried)
-        if _better(found := explained(points, candidate.homography), score, len(points)):
+        if _better(found := explained(points, candidate.homography), score, len(points)) \
+                and not _halved(points, candidate.homography, axis):
             best, score = candidate, found
     return best
+
+
+def _halved(points: np.ndarray, homography: np.ndarray, axis: int) -> bool:
+    """Whether a lattice has half the true pitch along ``axis``: its tiles there lie two
+    cells apart with the cell between them free more often than side by side.
+
+    A game's lines have no gaps, so on the right lattice neighbours along an axis are one
+    cell apart. A half pitch still explains the tiles that have a neighbour along the other
+    axis, and may fit a stray symbol or two between tiles besides: on a small board seen
+    from above (whose few tiles can suggest a slight tilt) it then explains more points than
+    the right lattice.
+    """
+    pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
+    fractional = cv2.perspectiveTransform(pts, np.linalg.inv(homography)).reshape(-1, 2)
+    cells = np.rint(fractional).astype(int)
+    taken = {(int(x), int(y)) for x, y in cells[np.abs(fractional - cells).max(axis=1) < FITS]}
+    step = (1, 0) if axis == 0 else (0, 1)
+    beside = sum((x + step[0], y + step[1]) in taken for x, y in taken)
+    apart = sum((x + 2 * step[0], y + 2 * step[1]) in taken
+                and (x + step[0], y + step[1]) not in taken for x, y in taken)
+    return apart > beside
 
 
 REFINE_ROUNDS = 3
@@ -206,9 +228,11 @@ DEPTH_AXIS = 0.5
 axis for that axis to be foreshortened enough to try shorter pitches along it."""
 
 
-def _tries(ratios: np.ndarray, measured: np.ndarray, toward: np.ndarray) -> list[np.ndarray]:
-    """Shorter pitches to try, one axis at a time (the measured one first), along the axes
-    that run towards the camera, the more foreshortened first: only those are squashed."""
+def _tries(ratios: np.ndarray, measured: np.ndarray,
+           toward: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    """Shorter pitches to try, (axis, pitches) one axis at a time (the measured one first),
+    along the axes that run towards the camera, the more foreshortened first: only those
+    are squashed."""
     tries = []
     for axis in np.argsort(-np.abs(toward)):
         if abs(toward[axis]) < DEPTH_AXIS:
@@ -218,7 +242,7 @@ def _tries(ratios: np.ndarray, measured: np.ndarray, toward: np.ndarray) -> list
         for share in shares + list(SHORTER_TRIES):
             tried = ratios.copy()
             tried[axis] *= share
-            tries.append(tried)
+            tries.append((int(axis), tried))
     return tries
 
 

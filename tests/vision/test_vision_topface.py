@@ -25,6 +25,32 @@ def _squashed_line_board(squash: float, tilt: float = 0.0) -> tuple[np.ndarray, 
     return lattice.project(homography, np.array(cells, float)) + 300, 32.0 / depth
 
 
+def test_a_half_pitch_lattice_is_known_by_tiles_two_cells_apart():
+    points, _ = _squashed_line_board(0.55)
+    true = np.array([[40.0, 0, 300], [0, 22.0, 300], [0, 0, 1]])
+    half = true @ np.diag([1.0, 0.5, 1.0])
+    assert not topface._halved(points, true, 0) and not topface._halved(points, true, 1)
+    assert topface._halved(points, half, 1) and not topface._halved(points, half, 0)
+
+
+def test_a_small_board_seen_from_above_keeps_its_pitch_beside_stray_symbols():
+    """The 8th photo of rendered game 100: 14 tiles from above and two stray symbols. A half
+    pitch along one axis explained one point more than the right lattice (15 of 16), and
+    six tiles were lost; the move read wrong, and 17 later ones with it."""
+    import cv2
+
+    from vision.synth.footage import GameRenders, game_script
+
+    renders = GameRenders(game_script(2, 100), 100)  # the whole game fixes the camera
+    _, jpeg = cv2.imencode(".jpg", renders.stills()[7], [cv2.IMWRITE_JPEG_QUALITY, 90])
+    found = scan_image(cv2.imdecode(jpeg, cv2.IMREAD_COLOR))
+    truth = {(x, y): tile for x, y, tile in renders[7].tiles}
+    read = {(r.x, r.y): r.guess.tile for r in found.tiles}
+    assert len(read) == len(truth) == 14
+    assert {truth[t] for f, t in align(read, truth).items() if read[f] == truth[t]} \
+        == set(truth.values())
+
+
 def test_neighbours_straight_along_an_axis_measure_its_foreshortened_pitch():
     points, extents = _squashed_line_board(0.55)
     pitches = topface.axis_pitches(points, extents, np.eye(2))
