@@ -185,7 +185,7 @@ ringed by ``Work.lit_dark``. Glare that lifts the bodies of a small board above 
 leaves nothing to fit a lattice to; with a few symbols found, the relaxed test beside them
 (:func:`recover_symbols`) finds the glare-lit rest more surely. On every photo, the extra look
 (a millisecond on a phone photo) finds 0.3 % more tiles on 160 rendered boards but falls for
-more glints too (precision 99.30 % against 99.45 %, `python -m vision.evaluate.real
+more glints too (precision 99.31 % against 99.45 %, `python -m vision.evaluate.real
 --synthetic 160 --games none`). Printed board lines can ring a square in that mask, so only
 a symbol that stands out clearly (:data:`CLEAR_CONTRAST`; a printed square stands out by 1.5
 or less) counts there."""
@@ -451,7 +451,8 @@ def recover_symbols(work: Work, to_pixels: np.ndarray, centres: np.ndarray, typi
     closed = (deepest < cut[:, None]).sum(axis=1)
     sure = (middle >= SYMBOL_OVER_BODY * body) & (closed >= CLOSED_RAYS)
     accepted = (middle >= DOUBTFUL[1] * body) & (closed >= DOUBTFUL[0])
-    accepted |= _glare_lit(work, to_pixels, centres, rays, middle, body, deepest)
+    lit = _glare_lit(work, to_pixels, centres, rays, middle, body, deepest)
+    accepted |= lit > 0
     if not accepted.any():
         return []
     found = cv2.perspectiveTransform(centres[accepted].reshape(-1, 1, 2), to_pixels).reshape(-1, 2)
@@ -461,15 +462,17 @@ def recover_symbols(work: Work, to_pixels: np.ndarray, centres: np.ndarray, typi
     pitch = float(np.median(np.linalg.norm(beside - found, axis=1)))
     unlike, light_table = _unlike_background(work, found, colour.mean(axis=1), tiles, pitch)
     # a ring closed all the way round inside the tile's edge, on a table lighter than the
-    # tiles, is no gap between tiles: a white symbol on a white board passes on that alone
-    unlike |= light_table & (closed[accepted] >= RAYS - 1)
+    # tiles, is no gap between tiles: a white symbol on a white board passes on that alone,
+    # and so does a symbol that glare washes white
+    unlike |= light_table & (np.maximum(closed, lit)[accepted] >= RAYS - 1)
     return [Symbol((float(u), float(v)), typical, typical, doubtful=not ok)
             for (u, v), ok in zip(found[unlike], sure[accepted][unlike], strict=True)]
 
 
 def _glare_lit(work: Work, to_pixels: np.ndarray, centres: np.ndarray, rays: np.ndarray,
                middle: np.ndarray, body: np.ndarray, deepest: np.ndarray) -> np.ndarray:
-    """Which cells hold a glare-lit tile: the :data:`GLARE` test of :func:`recover_symbols`.
+    """How many rays a cut midway between middle and body closes, in the cells that pass the
+    :data:`GLARE` test of :func:`recover_symbols` (0 in the others): glare-lit tiles.
 
     Glare adds light to body and symbol alike: the symbol saturates near the bright level
     while the body rises to 0.5-0.9 of it, so neither ratio of the other tests holds, but a
@@ -478,18 +481,18 @@ def _glare_lit(work: Work, to_pixels: np.ndarray, centres: np.ndarray, rays: np.
     spans enough grey levels to be ``Work.lit_dark``, which the rim must meet on nearly every
     ray: in the 83 real photos 3 of some 1,750 empty cells that pass the midway cut reach 11
     rays, and the colour test or the classifier turns them down. With it, `python -m
-    vision.evaluate.real --synthetic 160 --games none` finds 2.1 % more tiles at the same
+    vision.evaluate.real --synthetic 160 --games none` finds 2.2 % more tiles at the same
     precision. A dim cell (an oblique view's gap between tiles, whose sides close the rays) is
     not bright enough. Cells passing only this test are ``doubtful``.
     """
-    glare = ((middle >= GLARE[0]) & (middle - body >= GLARE[1])
-             & ((deepest < 0.5 * (middle + body)[:, None]).sum(axis=1) >= DOUBTFUL[0]))
+    closed = (deepest < 0.5 * (middle + body)[:, None]).sum(axis=1)
+    glare = (middle >= GLARE[0]) & (middle - body >= GLARE[1]) & (closed >= DOUBTFUL[0])
     if glare.any():  # sampled, not the whole mask made: outside the picture no body
         value = _sample(work.value, to_pixels, centres[glare], rays, outside=255.0)
         cut = _sample(work.lit_cut, QUARTER @ to_pixels, centres[glare], rays, outside=0.0)
         met = (value < cut).reshape(-1, RAYS, len(rays) // RAYS).any(axis=2).sum(axis=1)
         glare[glare] = met >= GLARE[2]
-    return glare
+    return np.where(glare, closed, 0)
 
 
 QUARTER = np.array([[0.25, 0.0, -0.375], [0.0, 0.25, -0.375], [0.0, 0.0, 1.0]])
