@@ -296,34 +296,52 @@ def _steepness(thumb: np.ndarray) -> np.ndarray:
     return np.abs(gx) + np.abs(gy)
 
 
-def arm_over(mask: np.ndarray, region: tuple[float, float, float, float] | None) -> bool:
+@dataclass(frozen=True)
+class Footprint:
+    """Where tiles lie or may be laid next: discs of ``radius`` round the tiles' centres.
+
+    Centres and radius are shares of the frame's width on both axes, so that times
+    ``THUMB_WIDTH`` they are thumbnail pixels whatever the frame's size. Discs, not the
+    tiles' bounding box: a board that meets the frame edge in one place must not hide an
+    arm that crosses the same edge beside it.
+    """
+
+    centres: tuple[tuple[float, float], ...]
+    radius: float
+
+    def near(self, shape: tuple[int, int], pad: int) -> np.ndarray:
+        """Which pixels of a thumbnail of ``shape`` lie within the discs, widened by ``pad``."""
+        inside = np.zeros(shape, np.uint8)
+        r = round(self.radius * THUMB_WIDTH) + pad
+        for x, y in self.centres:
+            cv2.circle(inside, (round(x * THUMB_WIDTH), round(y * THUMB_WIDTH)), r, 1, -1)
+        return inside.astype(bool)
+
+
+def arm_over(mask: np.ndarray, footprint: Footprint | None) -> bool:
     """Whether the changed pixels hold an arm: a big blob crossing the frame edge and reaching
     ``ARM_DEPTH`` into the picture (a strip along the edge is the camera's border moving).
 
-    ``region`` (x0, y0, x1, y1, as fractions of the frame) is where the tiles lie. An arm
-    crosses the frame edge outside it (by more than ``EDGE_BAND``: a tile laid at its rim,
-    shadow and all, may reach the band); tiles nudged all over a board that fills the picture
-    make a big blob too, but one that meets the edge only where tiles are. None means no
-    tiles yet: any big blob from the edge is an arm.
+    ``footprint`` is where the tiles lie. An arm crosses the frame edge away from them (by
+    more than ``EDGE_BAND``: a tile laid at the rim, shadow and all, may reach the band);
+    tiles nudged all over a board that fills the picture make a big blob too, but one that
+    meets the edge only where tiles are. None means no tiles yet: any big blob from the edge
+    is an arm.
     """
     blobs = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(blobs)
     h, w = mask.shape
     edge = np.ones((h, w), bool)
     edge[EDGE_BAND:-EDGE_BAND, EDGE_BAND:-EDGE_BAND] = False
-    if region is not None:  # in the mask's pixels (MARGIN cut off), widened by the band
-        rx0, ry0, rx1, ry1 = region
-        fw, fh, pad = w + 2 * MARGIN, h + 2 * MARGIN, MARGIN + EDGE_BAND
-        ys, xs = np.mgrid[0:h, 0:w]
-        edge &= ~((xs >= rx0 * fw - pad) & (xs < rx1 * fw - MARGIN + EDGE_BAND)
-                  & (ys >= ry0 * fh - pad) & (ys < ry1 * fh - MARGIN + EDGE_BAND))
+    if footprint is not None:  # the mask has ``MARGIN`` cut off the thumbnail
+        m = MARGIN
+        edge &= ~footprint.near((h + 2 * m, w + 2 * m), EDGE_BAND)[m:-m, m:-m]
     big = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= HAND_FRACTION * h * w]
     if not big:
         return False
     d = ARM_DEPTH
     reaching = set(np.unique(labels[d:-d, d:-d])) & set(np.unique(labels[edge]))
     return any(i in reaching for i in big)
-
 
 
 @dataclass
@@ -335,7 +353,9 @@ class StableGate:
     """
 
     still_seconds: float = 0.4
-    region: tuple[float, float, float, float] | None = None
+    footprint: Footprint | None = None
+    """Where the tiles lie (set by the tracker after each scan): an arm crosses the frame
+    edge away from them."""
     cell: float = SMALLEST_CELL
     """Side of a tile's cell as a share of the frame width: sets the least change scanned."""
     unseen: bool = False
@@ -394,7 +414,8 @@ class StableGate:
                 self._rebase(thumb)  # follows slow light drift and a knocked camera
                 self._done = True
                 return False
-            if changed < GLOBAL_FRACTION and settled < ARM_PATIENCE and arm_over(mask, self.region):
+            if (changed < GLOBAL_FRACTION and settled < ARM_PATIENCE
+                    and arm_over(mask, self.footprint)):
                 if self._searched:
                     return False
                 self._searched = True  # once per still spell: perhaps the camera turned further
