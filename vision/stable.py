@@ -26,10 +26,11 @@ A frame is let through to the scan when:
 
 While it watches, the gate records for each thumbnail pixel when it last started to differ
 from the reference (and has differed since): the order in which a position's tiles appeared,
-which :func:`vision.decode.split_moves` uses when two moves came between still pictures. It
-also notes when the change was not seen happening (a gap in the frames, or a position that
-changed from one frame to the next with no reach before it): the moves read from such a
-position are flagged.
+which :func:`vision.decode.split_moves` uses when two moves came between still pictures. What
+changed before the reference is kept too (a tile the scan missed at the last still position
+comes with the next move, and was there first). It also notes when the change was not seen
+happening (a gap in the frames, or a position that changed from one frame to the next with no
+reach before it): the moves read from such a position are flagged.
 """
 
 from __future__ import annotations
@@ -79,6 +80,11 @@ EDGE_BAND = 4
 """Thumbnail pixels (inside ``MARGIN``) within which a blob reaches the frame edge: a flat
 arm crossing the edge differs little from its own mirror image, which the light removal
 blurs in, so its change fades out before the edge."""
+
+BRIDGE = 2
+"""Thumbnail pixels of gap bridged between pieces of one changed blob: an arm lying on a
+plain table of about its own colour changes only along its outline and the hand's shaded
+side, in pieces a few pixels apart (a strip from the edge, and the hand, 3 px apart)."""
 
 GLOBAL_FRACTION = 0.3
 """Beyond this share of changed pixels the view changed wholesale: blobs mean nothing."""
@@ -319,8 +325,9 @@ class Footprint:
 
 
 def arm_over(mask: np.ndarray, footprint: Footprint | None) -> bool:
-    """Whether the changed pixels hold an arm: a big blob crossing the frame edge and reaching
-    ``ARM_DEPTH`` into the picture (a strip along the edge is the camera's border moving).
+    """Whether the changed pixels hold an arm: a big blob (its pieces up to ``BRIDGE`` apart)
+    crossing the frame edge and reaching ``ARM_DEPTH`` into the picture (a strip along the
+    edge is the camera's border moving).
 
     ``footprint`` is where the tiles lie. An arm crosses the frame edge away from them (by
     more than ``EDGE_BAND``: a tile laid at the rim, shadow and all, may reach the band);
@@ -328,15 +335,17 @@ def arm_over(mask: np.ndarray, footprint: Footprint | None) -> bool:
     meets the edge only where tiles are. None means no tiles yet: any big blob from the edge
     is an arm.
     """
-    blobs = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(blobs)
+    side = 2 * BRIDGE + 1
+    blobs = cv2.dilate(mask.astype(np.uint8), np.ones((side, side), np.uint8))
+    count, labels = cv2.connectedComponents(blobs)
     h, w = mask.shape
     edge = np.ones((h, w), bool)
     edge[EDGE_BAND:-EDGE_BAND, EDGE_BAND:-EDGE_BAND] = False
     if footprint is not None:  # the mask has ``MARGIN`` cut off the thumbnail
         m = MARGIN
-        edge &= ~footprint.near((h + 2 * m, w + 2 * m), EDGE_BAND)[m:-m, m:-m]
-    big = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= HAND_FRACTION * h * w]
+        edge &= ~footprint.near((h + 2 * m, w + 2 * m), EDGE_BAND + BRIDGE)[m:-m, m:-m]
+    area = np.bincount(labels[mask], minlength=count)  # changed pixels, not the bridging
+    big = [i for i in range(1, count) if area[i] >= HAND_FRACTION * h * w]
     if not big:
         return False
     d = ARM_DEPTH
@@ -366,7 +375,10 @@ class StableGate:
     _motion: Motion = field(default_factory=Motion)
     _since: np.ndarray | None = None
     _last: np.ndarray | None = None
-    _appeared: tuple[np.ndarray, Motion] | None = None
+    _earlier: np.ndarray | None = None
+    """When each pixel took its last lasting change before the reference, in the reference's
+    pixels (see :meth:`appeared_at`)."""
+    _appeared: tuple[np.ndarray | None, np.ndarray | None, Motion] | None = None
     _moving_frames: int = 0
     _gap: bool = False
     _still_since: float = 0.0
@@ -411,7 +423,7 @@ class StableGate:
             cell_area = self.cell ** 2 * w / h  # share of the thumbnail
             if (changed < min(CHANGE_FRACTION, TILE_CHANGE * cell_area)
                     and mask.mean() < max(CHANGE_FRACTION, COLOUR_CELLS * cell_area)):
-                self._rebase(thumb)  # follows slow light drift and a knocked camera
+                self._rebase(thumb, t)  # follows slow light drift and a knocked camera
                 self._done = True
                 return False
             if (changed < GLOBAL_FRACTION and settled < ARM_PATIENCE
@@ -422,10 +434,8 @@ class StableGate:
                 self._motion = camera_motion(self._reference, thumb, TURNS)
                 return False
         self.unseen = self._gap or (self._reference is not None and self._moving_frames <= 2)
-        since, last = self._since, self._last
-        self._appeared = None if since is None or last is None else (
-            np.where(t - last <= SINCE_GAP, since, np.inf), self._motion)
-        self._rebase(thumb)
+        self._appeared = (self._lasting(t), self._earlier, self._motion)
+        self._rebase(thumb, t)
         self._done = True
         return True
 
@@ -451,23 +461,41 @@ class StableGate:
         angle = self._motion.angle
         return (0.0,) if abs(angle) < KNOCK_TURN else (0.0, angle)
 
-    def _rebase(self, thumb: np.ndarray) -> None:
-        """Make ``thumb`` the still reference: later change is measured from it."""
-        self._reference, self._motion, self._since = thumb, Motion(), None
+    def _lasting(self, t: float) -> np.ndarray | None:
+        """When each pixel began to differ from the reference, where it still differs at
+        ``t`` (inf elsewhere); None before any watching."""
+        since, last = self._since, self._last
+        if since is None or last is None:
+            return None
+        return np.where(t - last <= SINCE_GAP, since, np.inf)
+
+    def _rebase(self, thumb: np.ndarray, t: float) -> None:
+        """Make ``thumb`` the still reference: later change is measured from it. What changed
+        for good since the old one joins the earlier changes, moved into ``thumb``'s pixels."""
+        lasting, earlier = self._lasting(t), self._earlier
+        if lasting is not None and earlier is not None:
+            lasting = np.where(np.isfinite(lasting), lasting, earlier)
+        kept = earlier if lasting is None else lasting
+        if kept is not None and self._reference is not None:
+            kept = _moved(kept, self._motion, self._reference.shape[:2])
+        self._reference, self._motion, self._since, self._earlier = thumb, Motion(), None, kept
         self._moving_frames, self._gap = 0, False
 
     def appeared_at(self, points: np.ndarray, shape: tuple[int, ...]) -> list[float | None]:
         """When the picture began to change (and stayed changed) at each pixel of ``points``.
 
-        ``points`` are (x, y) pixels of the frame last let through, of size ``shape``. None
-        where the gate has no record: the first position, a photo, or no change seen there.
-        The median over the cell's middle counts: one pixel may have changed early by chance
-        (a flicker on an edge that then stayed), or late (a tile's middle that looks like the
-        table it covers).
+        ``points`` are (x, y) pixels of the frame last let through, of size ``shape``. Where
+        nothing changed since the reference, the last lasting change before it: a tile the
+        scan missed at an earlier still position (or that the gate took for drift) comes with
+        a later move, and it was there before everything that appeared since, as its time
+        says. None where the gate has no record: the first position, a photo, or no change
+        seen there. The median over the cell's middle counts: one pixel may have changed
+        early by chance (a flicker on an edge that then stayed), or late (a tile's middle
+        that looks like the table it covers).
         """
         if self._appeared is None:
             return [None] * len(points)
-        since, motion = self._appeared
+        since, earlier, motion = self._appeared
         h, w = shape[:2]
         scale = THUMB_WIDTH / w
         matrix = cv2.invertAffineTransform(motion.matrix((round(h * scale), THUMB_WIDTH)))
@@ -476,13 +504,32 @@ class StableGate:
         for x, y in np.asarray(points, float).reshape(-1, 2):
             u, v = matrix @ np.array([x * scale, y * scale, 1.0])
             col, row = round(u) - MARGIN, round(v) - MARGIN
-            patch = since[max(row - r, 0):row + r + 1, max(col - r, 0):col + r + 1]
-            times = patch[np.isfinite(patch)]
-            found.append(float(np.median(times)) if times.size else None)
+            found.append(next((time for times in (since, earlier) if times is not None
+                               and (time := _median_near(times, row, col, r)) is not None),
+                              None))
         return found
 
     def reset(self) -> None:
         """Forget the last position: the next still scene is scanned whatever it shows."""
-        self._anchor = self._reference = self._since = self._appeared = None
+        self._anchor = self._reference = self._since = self._appeared = self._earlier = None
         self._motion, self._moving_frames, self._gap = Motion(), 0, False
         self.unseen = self._done = False
+
+
+def _median_near(times: np.ndarray, row: int, col: int, r: int) -> float | None:
+    """The median of the finite ``times`` within ``r`` pixels of (row, col); None if none."""
+    patch = times[max(row - r, 0):row + r + 1, max(col - r, 0):col + r + 1]
+    finite = patch[np.isfinite(patch)]
+    return float(np.median(finite)) if finite.size else None
+
+
+def _moved(times: np.ndarray, motion: Motion, shape: tuple[int, int]) -> np.ndarray:
+    """A map of times in a reference's pixels (``MARGIN`` cut off a thumbnail of ``shape``)
+    moved by the camera's ``motion`` into the next reference's; inf where it has none."""
+    h, w = shape
+    m = MARGIN
+    full = np.full((h, w), np.inf)
+    full[m:-m, m:-m] = times
+    moved = cv2.warpAffine(full, motion.matrix((h, w)), (w, h), flags=cv2.INTER_NEAREST,
+                           borderMode=cv2.BORDER_CONSTANT, borderValue=np.inf)
+    return moved[m:-m, m:-m]

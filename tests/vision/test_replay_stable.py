@@ -158,6 +158,19 @@ def test_an_arm_is_told_from_tiles_by_where_it_crosses_the_edge():
     assert arm_over(_strip(120, 180, 250), None)
 
 
+def test_an_arm_seen_only_in_pieces_is_still_an_arm():
+    # a flat arm on a table of about its colour: the change shows along one side of the arm,
+    # from the edge, and on the hand's shaded side, a few pixels apart (game 109, hardest)
+    mask = np.zeros((120 - 2 * MARGIN, THUMB_WIDTH - 2 * MARGIN), bool)
+    mask[:10, 64:67] = True  # the strip is too small to be an arm ...
+    mask[13:27, 54:68] = True  # ... and the hand does not reach the edge
+    assert arm_over(mask, None)
+    # pieces further apart are not one blob: a tile laid beyond a strip of border
+    mask[10:, :] = False
+    mask[20:34, 54:68] = True
+    assert not arm_over(mask, None)
+
+
 def _rim_table(extra: bool = False) -> np.ndarray:
     """The board of ``COLUMN`` and ``ROW`` on a plain table, one tile more if ``extra``."""
     image = np.full((720, 960, 3), (60, 100, 140), np.uint8)
@@ -195,6 +208,23 @@ def test_the_gate_records_the_order_in_which_tiles_appeared():
                                      (720, 960))
     assert second is not None and third is not None and second + 0.5 < third
     assert not gate.unseen
+
+
+def test_a_tile_let_through_before_keeps_its_time():
+    # the tracker may read a position short (a tile missed), and the tile then comes with the
+    # next move: it appeared before that move's tiles, though it did not change since
+    rng = np.random.default_rng(7)
+    gate = StableGate()
+    light = (60, 100, 140)
+    _film(gate, [(_table(1, wood=light), 1.0)], rng, wobble=0.5)
+    assert _film(gate, [(_hand(_table(1, wood=light)), 0.5), (_table(2, wood=light), 1.0)],
+                 rng, start=1.0, wobble=0.5)
+    assert _film(gate, [(_hand(_table(2, wood=light)), 0.5), (_table(3, wood=light), 1.0)],
+                 rng, start=2.5, wobble=0.5)
+    second, third = gate.appeared_at(np.array([[470 + 27 + 13, 360], [470 + 54 + 13, 360]]),
+                                     (720, 960))
+    assert second is not None and third is not None
+    assert 1.0 <= second < 2.5 <= third < 3.5
 
 
 def test_a_position_that_changed_unseen_is_marked():
