@@ -266,11 +266,10 @@ def changed_masks(reference: np.ndarray, now: np.ndarray, motion: Motion
     ``SLACK_PX`` times the steepness, where both pictures have an edge: a tile laid on a flat
     cell, or taken off one, changes it at full sensitivity.
     """
-    ref, back, diff = _difference(reference, now, motion)
+    ref, back, diff, meaningful = _difference(reference, now, motion)
     contrast, red, blue = (np.abs(diff[..., c]) > level + SLACK_PX * np.minimum(
         _steepness(ref[..., c]), _steepness(back[..., c]))
         for c, level in enumerate((DIFF_LEVEL, COLOUR_LEVEL, COLOUR_LEVEL)))
-    meaningful = np.minimum(ref[..., 3], back[..., 3]) > 0.5  # the ratios, in both pictures
     return contrast, contrast | (meaningful & (red | blue))
 
 
@@ -281,9 +280,15 @@ def changed_mask(reference: np.ndarray, now: np.ndarray, motion: Motion) -> np.n
 
 
 def _difference(reference: np.ndarray, now: np.ndarray, motion: Motion
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The reference and ``now`` moved onto it, ``MARGIN`` cut off, and the difference of
-    their first three channels, the colour ratios' overall shift taken out."""
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The reference and ``now`` moved onto it, ``MARGIN`` cut off, the difference of their
+    first three channels, the colour ratios' overall shift taken out, and where the ratios
+    mean something in both pictures.
+
+    The overall shift is measured where the ratios mean something: on a table clipped in
+    most of the picture an exposure flicker moves the clipped pixels' ratios (red stays at
+    255, green rises), and their shift, taken out of the pixels that did not move, made a
+    lamp's bright pool or a whole table look changed."""
     h, w = reference.shape[:2]
     back = cv2.warpAffine(now, motion.matrix((h, w)), (w, h),
                           flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
@@ -291,9 +296,11 @@ def _difference(reference: np.ndarray, now: np.ndarray, motion: Motion
     m = MARGIN
     ref, back = reference[m:-m, m:-m], back[m:-m, m:-m]
     diff = back[..., :3] - ref[..., :3]
+    meaningful = np.minimum(ref[..., 3], back[..., 3]) > 0.5
     # a lamp's colour, or a white balance that follows it, shifts the ratios everywhere alike
-    diff[..., 1:] -= np.median(diff[..., 1:].reshape(-1, 2), axis=0)
-    return ref, back, diff
+    if meaningful.any():
+        diff[..., 1:] -= np.median(diff[..., 1:][meaningful], axis=0)
+    return ref, back, diff, meaningful
 
 
 def _steepness(thumb: np.ndarray) -> np.ndarray:

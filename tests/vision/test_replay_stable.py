@@ -5,7 +5,16 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.stable import MARGIN, THUMB_WIDTH, Footprint, StableGate, arm_over
+from vision.stable import (
+    MARGIN,
+    THUMB_WIDTH,
+    Footprint,
+    Motion,
+    StableGate,
+    arm_over,
+    changed_mask,
+    thumbnail,
+)
 
 
 def _table(tiles: int, seed: int = 0, wood: tuple[int, int, int] | None = None) -> np.ndarray:
@@ -100,6 +109,22 @@ def test_wobble_and_flicker_are_not_change_and_a_one_second_pause_is_enough():
     assert len(fired) == 4
     assert all(gate.still_seconds <= round(f - settle, 1) < 1.0
                for f, settle in zip(fired[1:], (3.0, 5.0, 7.0), strict=True)), fired
+
+
+def test_flicker_on_a_table_clipped_in_most_of_the_picture_is_no_change():
+    # red far past white on a warm-lit table, but for a shadowed third: as the exposure
+    # flickers the clipped pixels' colour ratios move (red stays, green follows the gain),
+    # and their shift must not be taken out of the shadow's ratios, which did not move
+    rng = np.random.default_rng(8)
+    table = np.empty((720, 960, 3), np.float32)
+    table[:] = (120, 205, 300)
+    table[:, :300] = (80, 140, 170)
+    table += cv2.GaussianBlur(rng.normal(0, 40, (720, 960)), (0, 0), 3)[..., None]
+
+    def shot(gain: float) -> np.ndarray:
+        return np.clip(table * gain + rng.normal(0, 2.5, table.shape), 0, 255).astype(np.uint8)
+
+    assert changed_mask(thumbnail(shot(0.96)), thumbnail(shot(1.08)), Motion()).mean() == 0
 
 
 def test_a_knocked_camera_that_stays_shifted_and_turned_costs_no_scan():
