@@ -288,8 +288,12 @@ def split_moves(board: Board, new: Sequence[tuple[Cell, object]],
     if result is None or len(result[1]) < 2:
         return None
     (late, count, _), parts = result
-    known = [t for t in times if t is not None]
-    ordered = bool(known) and max(known) - min(known) > ORDER_SLACK
+    # the order is seen only where the times of two parts' tiles came apart: tiles of one
+    # part may appear a while apart, and say nothing of a part whose times are not known
+    spans = [[t for i in part if (t := times[i]) is not None] for part, _ in parts]
+    known = [span for span in spans if span]
+    ordered = len(known) > 1 and (max(max(span) for span in known)
+                                  - min(min(span) for span in known)) > ORDER_SLACK
     order = (SplitOrder.SEEN if ordered and not late
              else SplitOrder.AGAINST if ordered
              else SplitOrder.UNKNOWN_EITHER

@@ -26,10 +26,11 @@ A frame is let through to the scan when:
 
 While it watches, the gate records for each thumbnail pixel when it last started to differ
 from the reference (and has differed since): the order in which a position's tiles appeared,
-which :func:`vision.decode.split_moves` uses when two moves came between still pictures. It
-also notes when the change was not seen happening (a gap in the frames, or a position that
-changed from one frame to the next with no reach before it): the moves read from such a
-position are flagged.
+which :func:`vision.decode.split_moves` uses when two moves came between still pictures. What
+changed before the reference is kept too (a tile the scan missed at the last still position
+comes with the next move, and was there first). It also notes when the change was not seen
+happening (a gap in the frames, or a position that changed from one frame to the next with no
+reach before it): the moves read from such a position are flagged.
 """
 
 from __future__ import annotations
@@ -79,6 +80,11 @@ EDGE_BAND = 4
 """Thumbnail pixels (inside ``MARGIN``) within which a blob reaches the frame edge: a flat
 arm crossing the edge differs little from its own mirror image, which the light removal
 blurs in, so its change fades out before the edge."""
+
+BRIDGE = 2
+"""Thumbnail pixels of gap bridged between pieces of one changed blob: an arm lying on a
+plain table of about its own colour changes only along its outline and the hand's shaded
+side, in pieces a few pixels apart (a strip from the edge, and the hand, 3 px apart)."""
 
 GLOBAL_FRACTION = 0.3
 """Beyond this share of changed pixels the view changed wholesale: blobs mean nothing."""
@@ -260,11 +266,10 @@ def changed_masks(reference: np.ndarray, now: np.ndarray, motion: Motion
     ``SLACK_PX`` times the steepness, where both pictures have an edge: a tile laid on a flat
     cell, or taken off one, changes it at full sensitivity.
     """
-    ref, back, diff = _difference(reference, now, motion)
+    ref, back, diff, meaningful = _difference(reference, now, motion)
     contrast, red, blue = (np.abs(diff[..., c]) > level + SLACK_PX * np.minimum(
         _steepness(ref[..., c]), _steepness(back[..., c]))
         for c, level in enumerate((DIFF_LEVEL, COLOUR_LEVEL, COLOUR_LEVEL)))
-    meaningful = np.minimum(ref[..., 3], back[..., 3]) > 0.5  # the ratios, in both pictures
     return contrast, contrast | (meaningful & (red | blue))
 
 
@@ -275,9 +280,15 @@ def changed_mask(reference: np.ndarray, now: np.ndarray, motion: Motion) -> np.n
 
 
 def _difference(reference: np.ndarray, now: np.ndarray, motion: Motion
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The reference and ``now`` moved onto it, ``MARGIN`` cut off, and the difference of
-    their first three channels, the colour ratios' overall shift taken out."""
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The reference and ``now`` moved onto it, ``MARGIN`` cut off, the difference of their
+    first three channels, the colour ratios' overall shift taken out, and where the ratios
+    mean something in both pictures.
+
+    The overall shift is measured where the ratios mean something: on a table clipped in
+    most of the picture an exposure flicker moves the clipped pixels' ratios (red stays at
+    255, green rises), and their shift, taken out of the pixels that did not move, made a
+    lamp's bright pool or a whole table look changed."""
     h, w = reference.shape[:2]
     back = cv2.warpAffine(now, motion.matrix((h, w)), (w, h),
                           flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
@@ -285,9 +296,11 @@ def _difference(reference: np.ndarray, now: np.ndarray, motion: Motion
     m = MARGIN
     ref, back = reference[m:-m, m:-m], back[m:-m, m:-m]
     diff = back[..., :3] - ref[..., :3]
+    meaningful = np.minimum(ref[..., 3], back[..., 3]) > 0.5
     # a lamp's colour, or a white balance that follows it, shifts the ratios everywhere alike
-    diff[..., 1:] -= np.median(diff[..., 1:].reshape(-1, 2), axis=0)
-    return ref, back, diff
+    if meaningful.any():
+        diff[..., 1:] -= np.median(diff[..., 1:][meaningful], axis=0)
+    return ref, back, diff, meaningful
 
 
 def _steepness(thumb: np.ndarray) -> np.ndarray:
@@ -296,34 +309,55 @@ def _steepness(thumb: np.ndarray) -> np.ndarray:
     return np.abs(gx) + np.abs(gy)
 
 
-def arm_over(mask: np.ndarray, region: tuple[float, float, float, float] | None) -> bool:
-    """Whether the changed pixels hold an arm: a big blob crossing the frame edge and reaching
-    ``ARM_DEPTH`` into the picture (a strip along the edge is the camera's border moving).
+@dataclass(frozen=True)
+class Footprint:
+    """Where tiles lie or may be laid next: discs of ``radius`` round the tiles' centres.
 
-    ``region`` (x0, y0, x1, y1, as fractions of the frame) is where the tiles lie. An arm
-    crosses the frame edge outside it (by more than ``EDGE_BAND``: a tile laid at its rim,
-    shadow and all, may reach the band); tiles nudged all over a board that fills the picture
-    make a big blob too, but one that meets the edge only where tiles are. None means no
-    tiles yet: any big blob from the edge is an arm.
+    Centres and radius are shares of the frame's width on both axes, so that times
+    ``THUMB_WIDTH`` they are thumbnail pixels whatever the frame's size. Discs, not the
+    tiles' bounding box: a board that meets the frame edge in one place must not hide an
+    arm that crosses the same edge beside it.
     """
-    blobs = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(blobs)
+
+    centres: tuple[tuple[float, float], ...]
+    radius: float
+
+    def near(self, shape: tuple[int, int], pad: int) -> np.ndarray:
+        """Which pixels of a thumbnail of ``shape`` lie within the discs, widened by ``pad``."""
+        inside = np.zeros(shape, np.uint8)
+        r = round(self.radius * THUMB_WIDTH) + pad
+        for x, y in self.centres:
+            cv2.circle(inside, (round(x * THUMB_WIDTH), round(y * THUMB_WIDTH)), r, 1, -1)
+        return inside.astype(bool)
+
+
+def arm_over(mask: np.ndarray, footprint: Footprint | None) -> bool:
+    """Whether the changed pixels hold an arm: a big blob (its pieces up to ``BRIDGE`` apart)
+    crossing the frame edge and reaching ``ARM_DEPTH`` into the picture (a strip along the
+    edge is the camera's border moving).
+
+    ``footprint`` is where the tiles lie. An arm crosses the frame edge away from them (by
+    more than ``EDGE_BAND``: a tile laid at the rim, shadow and all, may reach the band);
+    tiles nudged all over a board that fills the picture make a big blob too, but one that
+    meets the edge only where tiles are. None means no tiles yet: any big blob from the edge
+    is an arm.
+    """
+    side = 2 * BRIDGE + 1
+    blobs = cv2.dilate(mask.astype(np.uint8), np.ones((side, side), np.uint8))
+    count, labels = cv2.connectedComponents(blobs)
     h, w = mask.shape
     edge = np.ones((h, w), bool)
     edge[EDGE_BAND:-EDGE_BAND, EDGE_BAND:-EDGE_BAND] = False
-    if region is not None:  # in the mask's pixels (MARGIN cut off), widened by the band
-        rx0, ry0, rx1, ry1 = region
-        fw, fh, pad = w + 2 * MARGIN, h + 2 * MARGIN, MARGIN + EDGE_BAND
-        ys, xs = np.mgrid[0:h, 0:w]
-        edge &= ~((xs >= rx0 * fw - pad) & (xs < rx1 * fw - MARGIN + EDGE_BAND)
-                  & (ys >= ry0 * fh - pad) & (ys < ry1 * fh - MARGIN + EDGE_BAND))
-    big = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= HAND_FRACTION * h * w]
+    if footprint is not None:  # the mask has ``MARGIN`` cut off the thumbnail
+        m = MARGIN
+        edge &= ~footprint.near((h + 2 * m, w + 2 * m), EDGE_BAND + BRIDGE)[m:-m, m:-m]
+    area = np.bincount(labels[mask], minlength=count)  # changed pixels, not the bridging
+    big = [i for i in range(1, count) if area[i] >= HAND_FRACTION * h * w]
     if not big:
         return False
     d = ARM_DEPTH
     reaching = set(np.unique(labels[d:-d, d:-d])) & set(np.unique(labels[edge]))
     return any(i in reaching for i in big)
-
 
 
 @dataclass
@@ -335,7 +369,9 @@ class StableGate:
     """
 
     still_seconds: float = 0.4
-    region: tuple[float, float, float, float] | None = None
+    footprint: Footprint | None = None
+    """Where the tiles lie (set by the tracker after each scan): an arm crosses the frame
+    edge away from them."""
     cell: float = SMALLEST_CELL
     """Side of a tile's cell as a share of the frame width: sets the least change scanned."""
     unseen: bool = False
@@ -346,7 +382,10 @@ class StableGate:
     _motion: Motion = field(default_factory=Motion)
     _since: np.ndarray | None = None
     _last: np.ndarray | None = None
-    _appeared: tuple[np.ndarray, Motion] | None = None
+    _earlier: np.ndarray | None = None
+    """When each pixel took its last lasting change before the reference, in the reference's
+    pixels (see :meth:`appeared_at`)."""
+    _appeared: tuple[np.ndarray | None, np.ndarray | None, Motion] | None = None
     _moving_frames: int = 0
     _gap: bool = False
     _still_since: float = 0.0
@@ -391,20 +430,19 @@ class StableGate:
             cell_area = self.cell ** 2 * w / h  # share of the thumbnail
             if (changed < min(CHANGE_FRACTION, TILE_CHANGE * cell_area)
                     and mask.mean() < max(CHANGE_FRACTION, COLOUR_CELLS * cell_area)):
-                self._rebase(thumb)  # follows slow light drift and a knocked camera
+                self._rebase(thumb, t)  # follows slow light drift and a knocked camera
                 self._done = True
                 return False
-            if changed < GLOBAL_FRACTION and settled < ARM_PATIENCE and arm_over(mask, self.region):
+            if (changed < GLOBAL_FRACTION and settled < ARM_PATIENCE
+                    and arm_over(mask, self.footprint)):
                 if self._searched:
                     return False
                 self._searched = True  # once per still spell: perhaps the camera turned further
                 self._motion = camera_motion(self._reference, thumb, TURNS)
                 return False
         self.unseen = self._gap or (self._reference is not None and self._moving_frames <= 2)
-        since, last = self._since, self._last
-        self._appeared = None if since is None or last is None else (
-            np.where(t - last <= SINCE_GAP, since, np.inf), self._motion)
-        self._rebase(thumb)
+        self._appeared = (self._lasting(t), self._earlier, self._motion)
+        self._rebase(thumb, t)
         self._done = True
         return True
 
@@ -430,23 +468,41 @@ class StableGate:
         angle = self._motion.angle
         return (0.0,) if abs(angle) < KNOCK_TURN else (0.0, angle)
 
-    def _rebase(self, thumb: np.ndarray) -> None:
-        """Make ``thumb`` the still reference: later change is measured from it."""
-        self._reference, self._motion, self._since = thumb, Motion(), None
+    def _lasting(self, t: float) -> np.ndarray | None:
+        """When each pixel began to differ from the reference, where it still differs at
+        ``t`` (inf elsewhere); None before any watching."""
+        since, last = self._since, self._last
+        if since is None or last is None:
+            return None
+        return np.where(t - last <= SINCE_GAP, since, np.inf)
+
+    def _rebase(self, thumb: np.ndarray, t: float) -> None:
+        """Make ``thumb`` the still reference: later change is measured from it. What changed
+        for good since the old one joins the earlier changes, moved into ``thumb``'s pixels."""
+        lasting, earlier = self._lasting(t), self._earlier
+        if lasting is not None and earlier is not None:
+            lasting = np.where(np.isfinite(lasting), lasting, earlier)
+        kept = earlier if lasting is None else lasting
+        if kept is not None and self._reference is not None:
+            kept = _moved(kept, self._motion, self._reference.shape[:2])
+        self._reference, self._motion, self._since, self._earlier = thumb, Motion(), None, kept
         self._moving_frames, self._gap = 0, False
 
     def appeared_at(self, points: np.ndarray, shape: tuple[int, ...]) -> list[float | None]:
         """When the picture began to change (and stayed changed) at each pixel of ``points``.
 
-        ``points`` are (x, y) pixels of the frame last let through, of size ``shape``. None
-        where the gate has no record: the first position, a photo, or no change seen there.
-        The median over the cell's middle counts: one pixel may have changed early by chance
-        (a flicker on an edge that then stayed), or late (a tile's middle that looks like the
-        table it covers).
+        ``points`` are (x, y) pixels of the frame last let through, of size ``shape``. Where
+        nothing changed since the reference, the last lasting change before it: a tile the
+        scan missed at an earlier still position (or that the gate took for drift) comes with
+        a later move, and it was there before everything that appeared since, as its time
+        says. None where the gate has no record: the first position, a photo, or no change
+        seen there. The median over the cell's middle counts: one pixel may have changed
+        early by chance (a flicker on an edge that then stayed), or late (a tile's middle
+        that looks like the table it covers).
         """
         if self._appeared is None:
             return [None] * len(points)
-        since, motion = self._appeared
+        since, earlier, motion = self._appeared
         h, w = shape[:2]
         scale = THUMB_WIDTH / w
         matrix = cv2.invertAffineTransform(motion.matrix((round(h * scale), THUMB_WIDTH)))
@@ -455,13 +511,32 @@ class StableGate:
         for x, y in np.asarray(points, float).reshape(-1, 2):
             u, v = matrix @ np.array([x * scale, y * scale, 1.0])
             col, row = round(u) - MARGIN, round(v) - MARGIN
-            patch = since[max(row - r, 0):row + r + 1, max(col - r, 0):col + r + 1]
-            times = patch[np.isfinite(patch)]
-            found.append(float(np.median(times)) if times.size else None)
+            found.append(next((time for times in (since, earlier) if times is not None
+                               and (time := _median_near(times, row, col, r)) is not None),
+                              None))
         return found
 
     def reset(self) -> None:
         """Forget the last position: the next still scene is scanned whatever it shows."""
-        self._anchor = self._reference = self._since = self._appeared = None
+        self._anchor = self._reference = self._since = self._appeared = self._earlier = None
         self._motion, self._moving_frames, self._gap = Motion(), 0, False
         self.unseen = self._done = False
+
+
+def _median_near(times: np.ndarray, row: int, col: int, r: int) -> float | None:
+    """The median of the finite ``times`` within ``r`` pixels of (row, col); None if none."""
+    patch = times[max(row - r, 0):row + r + 1, max(col - r, 0):col + r + 1]
+    finite = patch[np.isfinite(patch)]
+    return float(np.median(finite)) if finite.size else None
+
+
+def _moved(times: np.ndarray, motion: Motion, shape: tuple[int, int]) -> np.ndarray:
+    """A map of times in a reference's pixels (``MARGIN`` cut off a thumbnail of ``shape``)
+    moved by the camera's ``motion`` into the next reference's; inf where it has none."""
+    h, w = shape
+    m = MARGIN
+    full = np.full((h, w), np.inf)
+    full[m:-m, m:-m] = times
+    moved = cv2.warpAffine(full, motion.matrix((h, w)), (w, h), flags=cv2.INTER_NEAREST,
+                           borderMode=cv2.BORDER_CONSTANT, borderValue=np.inf)
+    return moved[m:-m, m:-m]

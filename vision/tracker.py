@@ -55,7 +55,7 @@ from vision.overlay import draw_board
 from vision.reader import PositionReader
 from vision.register import Registration, contradicts
 from vision.source import Frame
-from vision.stable import StableGate
+from vision.stable import Footprint, StableGate
 from vision.witness import ChangeWitness
 
 PATIENCE = 0.2
@@ -199,8 +199,8 @@ class MoveTracker:
                     for d in problems]
         reg = replace(reg, problems=tuple(problems), new=tuple(
             (cell, guess) for cell, guess in reg.new if cell not in self._left_out))
-        self._gate.region = _tile_region(scan.tiles, frame.image.shape,
-                                         0.0 if lattice is None else lattice.pitch_px)
+        self._gate.footprint = _footprint(scan.tiles, frame.image.shape,
+                                          0.0 if lattice is None else lattice.pitch_px)
         if lattice is not None:
             self._gate.cell = lattice.pitch_px / frame.image.shape[1]
         if wait and self._flags(reg):
@@ -370,18 +370,13 @@ def _in_line(cell: Cell, cells: list[Cell], occupied: Board) -> bool:
     return False
 
 
-def _tile_region(readings, shape: tuple[int, ...],
-                 pitch: float) -> tuple[float, float, float, float] | None:
-    """Where tiles lie or may be laid next, as fractions of the frame: two cells round the tiles.
+def _footprint(readings, shape: tuple[int, ...], pitch: float) -> Footprint | None:
+    """Where tiles lie or may be laid next: two cells round each tile.
 
     A new tile goes next to an old one, and its blob of change (shadow included) spreads about
     half a cell further; an arm must come from the frame edge outside this.
     """
     if not readings:
         return None
-    h, w = shape[:2]
-    us = [r.center[0] for r in readings]
-    vs = [r.center[1] for r in readings]
-    margin = 2 * pitch
-    return ((min(us) - margin) / w, (min(vs) - margin) / h,
-            (max(us) + margin) / w, (max(vs) + margin) / h)
+    w = shape[1]
+    return Footprint(tuple((r.center[0] / w, r.center[1] / w) for r in readings), 2 * pitch / w)

@@ -73,6 +73,18 @@ def test_a_resting_arm_stays_in_view_for_its_seconds():
     assert not np.array_equal(middle, stills[1]) and not np.array_equal(middle, stills[0])
 
 
+def test_a_resting_arm_enters_where_asked():
+    style = replace(QUIET, rest_at=1, rest_seconds=2.0, rest_entry=(0.75, 0.0))
+    stills = _stills(2)
+    frames = list(video_frames(stills, style, 1))
+    resting = frames[len(frames) // 2][0]
+    changed = np.flatnonzero(np.abs(resting[0].astype(int) - stills[1][0]).max(axis=1) > 10)
+    # it crosses the top edge within an arm's width (a tenth of the height) of three
+    # quarters of the width, and nowhere else
+    assert changed.size and abs(np.median(changed) - 0.75 * SIZE[0]) < 0.1 * SIZE[1]
+    assert np.ptp(changed) < SIZE[0] / 4
+
+
 def test_the_hardest_preset_has_every_disturbance():
     style = HARDEST_STYLE
     assert style.wobble_px == 1.5 and style.flicker == 0.08

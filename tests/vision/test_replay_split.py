@@ -73,6 +73,17 @@ def test_fewest_parts_win_when_the_order_allows_several():
     assert "other order is legal too" in moves[0].reason  # nothing tells which came first
 
 
+def test_times_known_for_one_part_alone_do_not_order_the_parts():
+    # the run's tiles appeared a second apart, the star's time is not known: nothing says
+    # which turn came first
+    new = new_tiles((2, 0, R, "square"), (3, 0, R, "cross"), (4, 0, R, "diamond"),
+                    (0, 1, OR, "star"))
+    moves = split_moves(BOARD, new, appeared=[2.0, 3.0, 2.0, None])
+    assert len(moves) == 2
+    assert "in the order the tiles appeared" not in moves[0].reason
+    assert "other order is legal too" in moves[0].reason
+
+
 def test_no_legal_split_is_said_plainly_by_returning_none():
     new = new_tiles((1, 1, G, "square"), (5, 5, B, "cross"))  # one fits nowhere, one floats
     assert split_moves(BOARD, new) is None

@@ -62,6 +62,10 @@ class FootageStyle:
     rest_at: int | None = None
     """After laying this move the arm rests at the frame edge for ``rest_seconds``."""
     rest_seconds: float = 30.0
+    rest_entry: tuple[float, float] | None = None
+    """Where that arm enters the picture, as shares of its width and height (a point on its
+    edge: (0.6, 0.0) is on the top edge); None: anywhere, as every other arm. An arm resting
+    beside a board that meets the frame edge, on the same edge, needs it."""
     outage_at: int | None = None
     """From this move on, ``outage_moves`` moves are made while no frame comes for
     ``outage_seconds`` (a camera dropping out; a video of the clip simply cuts)."""
@@ -132,10 +136,12 @@ class GameRenders(Sequence[Render]):
     ``nudge``), so between two positions all old tiles move a little, as when the table is bumped.
     """
 
-    def __init__(self, script: GameScript, seed: int, size: tuple[int, int] = (960, 720)) -> None:
+    def __init__(self, script: GameScript, seed: int, size: tuple[int, int] = (960, 720),
+                 view: View | None = None) -> None:
+        """``view``: the camera; None: one framing the whole final board (:func:`game_camera`)."""
         rng = np.random.default_rng(seed)
         self.script, self.seed = script, seed
-        self.view = game_camera(script.positions[-1], rng, size)
+        self.view = game_camera(script.positions[-1], rng, size) if view is None else view
         self.style = replace(random_style(rng), glare=0, blur=0.0, jpeg_quality=None,
                              table="wood", nudge=0.08, brightness=float(rng.uniform(0.8, 1.1)))
         self._cache: dict[int, Render] = {}
@@ -174,6 +180,9 @@ class _Images(Sequence[np.ndarray]):
 
 
 # --------------------------------------------------------------------------- arms
+
+ARM_OUTSIDE_PX = 10
+"""An arm starts this far outside the frame, so that it crosses the edge whole."""
 
 
 def _arm_mask(shape: tuple[int, int], entry: np.ndarray, tip: np.ndarray,
@@ -230,6 +239,14 @@ def _draw_arm(image: np.ndarray, mask: np.ndarray, skin: np.ndarray) -> np.ndarr
     return drawn
 
 
+def edge_entry(point: tuple[float, float], shape: tuple[int, int]) -> np.ndarray:
+    """Where an arm enters the picture at ``point`` on its edge (shares of the width and
+    height): that pixel, moved ``ARM_OUTSIDE_PX`` out of the frame."""
+    h, w = shape
+    share = np.array(point, float)
+    return share * (w, h) + ARM_OUTSIDE_PX * ((share >= 1).astype(float) - (share <= 0))
+
+
 @dataclass
 class _Reach:
     """One arm's trip: where it enters, where its hand goes, how it wobbles."""
@@ -247,8 +264,7 @@ class _Reach:
                        else (w * rng.uniform(0.3, 0.7), h * rng.uniform(0.3, 0.7)), float)
         edge = int(rng.integers(4))
         along = rng.uniform(0.2, 0.8)
-        entry = np.array([(along * w, -10), (w + 10, along * h), (along * w, h + 10),
-                          (-10, along * h)][edge], float)
+        entry = edge_entry([(along, 0.0), (1.0, along), (along, 1.0), (0.0, along)][edge], shape)
         skin = np.array(SKIN_BGR[int(rng.integers(len(SKIN_BGR)))], np.float32)
         return cls(entry, tip, min(h, w) * rng.uniform(0.07, 0.1), skin * rng.uniform(0.9, 1.1))
 
@@ -486,6 +502,8 @@ def video_frames(stills: Sequence[np.ndarray], style: FootageStyle, seed: int,
         else:
             aim = None if seg.move is None or target is None else target(seg.move)
             arm = _Reach.random((h, w), aim, rng)
+            if seg.rest and style.rest_entry is not None:
+                arm.entry = edge_entry(style.rest_entry, (h, w))
             if seg.knock:
                 camera.knocked()
             path = _reach_path(style, seg.rest)
