@@ -154,10 +154,7 @@ def _halved(points: np.ndarray, homography: np.ndarray, axis: int) -> bool:
     from above (whose few tiles can suggest a slight tilt) it then explains more points than
     the right lattice.
     """
-    pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
-    fractional = cv2.perspectiveTransform(pts, np.linalg.inv(homography)).reshape(-1, 2)
-    cells = np.rint(fractional).astype(int)
-    taken = {(int(x), int(y)) for x, y in cells[np.abs(fractional - cells).max(axis=1) < FITS]}
+    taken = _taken(points, homography)
     step = (1, 0) if axis == 0 else (0, 1)
     beside = sum((x + step[0], y + step[1]) in taken for x, y in taken)
     apart = sum((x + 2 * step[0], y + 2 * step[1]) in taken
@@ -256,12 +253,16 @@ def explained(points: np.ndarray, homography: np.ndarray,
     next to it along that axis. Diagonal neighbours do not count: a lattice sheared by one
     cell per row turns the lines of one axis into diagonals.
     """
+    taken = _taken(points, homography)
+    return sum(any((x + dx, y + dy) in taken for dx, dy in around) for x, y in taken)
+
+
+def _taken(points: np.ndarray, homography: np.ndarray) -> set[tuple[int, int]]:
+    """The cells of a lattice that points lie near the centre of (:data:`FITS`)."""
     pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
     fractional = cv2.perspectiveTransform(pts, np.linalg.inv(homography)).reshape(-1, 2)
     cells = np.rint(fractional).astype(int)
-    fits = np.abs(fractional - cells).max(axis=1) < FITS
-    taken = {(int(x), int(y)) for x, y in cells[fits]}
-    return sum(any((x + dx, y + dy) in taken for dx, dy in around) for x, y in taken)
+    return {(int(x), int(y)) for x, y in cells[np.abs(fractional - cells).max(axis=1) < FITS]}
 
 
 GAP_SHIFT = 0.15
