@@ -200,18 +200,20 @@ def test_confirm_is_on_screen_while_a_move_waits(live, open_page, size):
 
 
 def test_the_phone_menu_has_a_row_of_its_own_that_shows_the_game_pages(live, open_page):
-    """On a phone the menu sits under the logo and the language menu, across the whole width:
-    the game's three pages show whole (not under the language menu, not in the fade that says
-    the menu scrolls to more), in Arabic as in English."""
+    """On a phone or a portrait tablet the menu sits under the logo and the language menu,
+    across the whole width: the game's three pages show whole (not under the language menu,
+    not in the fade that says the menu scrolls to more), in Arabic as in English."""
     game = live.game()
-    for path in (f"/games/{game}/tablet", f"/lang?code=ar&next=/games/{game}/tablet"):
-        page = open_page("phone", live.base + path)
+    for size, path in (("phone", f"/games/{game}/tablet"),
+                       ("phone", f"/lang?code=ar&next=/games/{game}/tablet"),
+                       ("tablet", f"/games/{game}/tablet")):
+        page = open_page(size, live.base + path)
         nav, language = box(page, "header nav"), box(page, ".language")
         assert nav["y"] >= language["y"] + language["height"] - 1, path
         assert nav["width"] >= 0.9 * page.viewport_size["width"], path
         # the fade lies at the menu's far end: on the right, or on the left in Arabic
         fade = (32, 0) if page.evaluate("document.dir") == "rtl" else (0, 32)
-        for k in range(3):  # table, tablet, score sheet
+        for k in range(3 if size == "phone" else 7):  # table, tablet, score sheet (…, scoring)
             link = page.locator("header nav a").nth(k).bounding_box()
             assert link["x"] >= nav["x"] + fade[0] - 0.5, (path, k)
             assert link["x"] + link["width"] <= nav["x"] + nav["width"] - fade[1] + 0.5, (path, k)
