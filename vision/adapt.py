@@ -64,6 +64,15 @@ DEFAULT_SPREAD = {"colour": 36.0, "shape": 4.0}
 """Typical squared distance of an example to its prototype before enough examples show it:
 6 CIELAB units for colour; a mask differing by a fifth in 100 cells for shape."""
 
+FRAME_STRENGTH = 1.0
+"""Log-probability per unit of normalised squared distance to a colour's prototype in the
+frame's own consensus (:func:`frame_consensus`)."""
+
+FRAME_MOST = 2.0
+"""The most log-probability the frame's consensus may take from a colour against the best:
+enough to settle a reading the network splits between two colours, not to overturn one it
+is sure of (a frame's colours spread with uneven light and glare; models/MODEL.md)."""
+
 
 def crop_features(crops: np.ndarray) -> np.ndarray:
     """(N, FEATURES) float32: each crop's symbol colour (CIELAB, lightness halved) and mask.
@@ -198,6 +207,41 @@ class SetAdapter:
         except (KeyError, TypeError, AttributeError) as error:
             raise ValueError(f"set profile: malformed entry ({error})") from error
         return adapter
+
+
+def frame_consensus(features: np.ndarray, colour_p: np.ndarray,
+                    tile_p: np.ndarray) -> np.ndarray:
+    """The colour probabilities (N, K) of one frame's crops, nudged towards their frame-mates.
+
+    Tiles of one colour in one photo share a printing and a light, so their symbols' colours
+    lie close together, while the network reads each crop nearly alone. On a set it was not
+    trained on it then splits one colour between two names: of an older printing's teal green
+    tiles, some read green and some blue in the same photo. Here every colour that is some
+    tile's best reading gets a prototype, the mean symbol colour (:func:`crop_features`) of the
+    tiles read as it, weighted by their probabilities (``tile_p``: that the crop is a tile at
+    all); each crop is pulled towards the prototypes it lies near, in units of the frame's
+    spread round them. A colour no tile reads best has no prototype and is left to the network:
+    a frame-mate's doubt is no evidence of a colour (three oranges with a little red in each
+    are not two colours).
+    """
+    tiles = tile_p >= 0.5
+    if not tiles.any():
+        return colour_p
+    colour = features[:, :COLOUR_DIMS].astype(np.float64)
+    best = colour_p.argmax(axis=1)
+    weight = np.zeros_like(colour_p)
+    weight[np.arange(len(best)), best] = colour_p.max(axis=1) * tile_p
+    count = weight.sum(axis=0)
+    means = (weight.T @ colour) / np.maximum(count, 1e-9)[:, None]
+    distance = ((colour[:, None, :] - means[None]) ** 2).sum(axis=2)
+    freedom = np.maximum(count - 1, 0).sum()
+    spread = (((weight * distance).sum() + PRIOR_EXAMPLES * DEFAULT_SPREAD["colour"])
+              / (freedom + PRIOR_EXAMPLES))
+    present = np.zeros(colour_p.shape[1], bool)
+    present[best[tiles]] = True
+    terms = np.where(present, -FRAME_STRENGTH * distance / spread, -np.inf)
+    terms = np.where(present, terms, terms.max(axis=1, keepdims=True))
+    return _blend(colour_p, np.maximum(terms - terms.max(axis=1, keepdims=True), -FRAME_MOST))
 
 
 def _features_of(examples) -> np.ndarray:

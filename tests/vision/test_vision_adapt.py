@@ -9,7 +9,15 @@ import numpy as np
 import pytest
 
 from engine.tiles import COLOURS, Tile
-from vision.adapt import FEATURES, MOST, VERSION, SetAdapter, crop_features
+from vision.adapt import (
+    FEATURES,
+    FRAME_MOST,
+    MOST,
+    VERSION,
+    SetAdapter,
+    crop_features,
+    frame_consensus,
+)
 from vision.crops import CROP
 from vision.evaluate.sets import older_style, play
 from vision.synth.scene import random_style
@@ -20,6 +28,46 @@ def test_confirmed_tiles_improve_later_reads_of_a_set_with_shifted_colours():
     trial = play(older_style(random_style(np.random.default_rng(700))), COLOURS, photos=6)
     assert trial.alone <= trial.read - 5  # the network alone misreads this set
     assert trial.learned >= trial.read - 1 and trial.learned > trial.alone
+
+
+def _frame(colours: list[tuple[float, float, float]], probs: list[list[float]]):
+    """Features of crops whose symbols have these CIELAB colours (lightness halved)."""
+    features = np.zeros((len(colours), FEATURES), np.float32)
+    features[:, :3] = colours
+    return features, np.array(probs), np.ones(len(colours))
+
+
+def test_a_colour_split_between_two_names_in_one_photo_is_read_as_one():
+    # teal greens (a=-45, b=+10): the network reads two green, two blue; true blues (b=-14)
+    teal, blue = (32.0, -45.0, 10.0), (44.0, -28.0, -14.0)
+    features, colour_p, tile_p = _frame(
+        [teal, teal, teal, teal, blue, blue, blue],
+        [[0.6, 0.4], [0.55, 0.45], [0.4, 0.6], [0.3, 0.7], [0.02, 0.98], [0.03, 0.97],
+         [0.02, 0.98]])
+    settled = frame_consensus(features, colour_p, tile_p)
+    assert (colour_p.argmax(axis=1) == [0, 0, 1, 1, 1, 1, 1]).all()
+    assert (settled.argmax(axis=1) == [0, 0, 0, 0, 1, 1, 1]).all()
+
+
+def test_a_frame_mates_doubt_is_no_evidence_of_a_colour():
+    # three oranges, each with some red: no tile reads red, so red gets no prototype
+    features, colour_p, tile_p = _frame(
+        [(21.0, 45.0, 43.0), (20.0, 36.0, 31.0), (20.0, 39.0, 34.0)],
+        [[0.14, 0.86], [0.31, 0.69], [0.38, 0.62]])
+    assert np.allclose(frame_consensus(features, colour_p, tile_p), colour_p)
+
+
+def test_the_frames_consensus_does_not_overturn_a_sure_reading():
+    # one crop the network is sure is red although its symbol looks like the oranges'
+    orange = (20.0, 38.0, 34.0)
+    features, colour_p, tile_p = _frame(
+        [orange, orange, orange, (9.0, 30.0, 6.0), orange],
+        [[0.1, 0.9], [0.1, 0.9], [0.2, 0.8], [0.98, 0.02], [0.99, 0.01]])
+    settled = frame_consensus(features, colour_p, tile_p)
+    assert settled[4].argmax() == 0 and settled[4, 0] < colour_p[4, 0]
+    assert np.log(settled[4, 0] / settled[4, 1]) >= np.log(99) - FRAME_MOST - 1e-9
+    crops_that_are_not_tiles = np.zeros(5)
+    assert np.allclose(frame_consensus(features, colour_p, crops_that_are_not_tiles), colour_p)
 
 
 def test_learning_a_standard_set_does_not_spoil_its_reads():

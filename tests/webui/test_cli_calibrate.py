@@ -37,9 +37,11 @@ def test_a_profile_from_a_photo_of_the_36_kinds_fixes_the_reads_of_an_older_set(
     profile = tmp_path / "older.json"
     assert main(["calibrate", photo, "--out", str(profile)]) == 0
     out = capsys.readouterr().out
-    assert "the 36 kinds found" in out and "green" in out and profile.is_file()
+    assert "the 36 kinds found" in out and "of them right" in out and profile.is_file()
 
-    rng = np.random.default_rng(2000)
+    # a layout the network misreads even with its frame's consensus (a photo of mostly
+    # teal greens and sky blues)
+    rng = np.random.default_rng(2001)
     layout = random_layout(rng, 30, COLOURS)
     table = _photo(tmp_path, "table.png", layout, View(elevation=75, pitch_px=45))
     truth = {(x, y): t for x, y, t in layout}

@@ -5,9 +5,10 @@ The network (:mod:`vision.classifier.model`, models/MODEL.md) gives every crop s
 so a batch must be *one frame's* tiles: that is how orange under a warm lamp is told from red
 in daylight. The frame is resolved jointly here too: before the network, half the light's
 colour cast is divided out, measured on the tile bodies of all crops (they are painted neutral
-near-black, so they show the light's colour); after it, only the set's six colours are
-allowed, and no colour may hold more tiles than a set has (18); when the best labels break
-that, the tiles that lose least by moving go to their next colour.
+near-black, so they show the light's colour); after it, each tile's colour is nudged towards
+those of the frame's tiles whose symbols look alike (:func:`vision.adapt.frame_consensus`),
+only the set's six colours are allowed, and no colour may hold more tiles than a set has (18);
+when the best labels break that, the tiles that lose least by moving go to their next colour.
 
 The ONNX model is loaded once, on first use, with onnxruntime.
 """
@@ -23,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.tiles import ALL_COLOURS, COLOURS, COPIES, SHAPES, Tile, tile_kinds
-from vision.adapt import SetAdapter, crop_features
+from vision.adapt import SetAdapter, crop_features, frame_consensus
 from vision.crops import CROP
 
 MODEL_PATH = Path(str(files("vision.models") / "tile_classifier.onnx"))
@@ -226,8 +227,9 @@ def classify_crops(crops: np.ndarray, colours: Sequence[str] = COLOURS,
     features = crop_features(lit)
     if adapter is not None:
         shape_p, colour_p = adapter.adjust(features, shape_p, colour_p, names)
-    colour_idx = resolve_colours(colour_p)
     tile_p = _sigmoid(tile_logit)
+    colour_p = frame_consensus(features, colour_p, tile_p.reshape(-1))
+    colour_idx = resolve_colours(colour_p)
     kinds = tile_kinds(tuple(names))  # index: colour * 6 + shape
     joint = (colour_p[:, :, None] * shape_p[:, None, :]).reshape(len(crops), -1)
     ranked = np.argsort(-joint, axis=1, kind="stable")[:, : ALTERNATIVES + 1]
