@@ -219,15 +219,15 @@ def frame_consensus(features: np.ndarray, colour_p: np.ndarray,
     tiles, some read green and some blue in the same photo. Here every colour that is some
     tile's best reading gets a prototype, the mean symbol colour (:func:`crop_features`) of the
     tiles read as it, weighted by their probabilities (``tile_p``: that the crop is a tile at
-    all); each crop is pulled towards the prototypes it lies near, in units of the frame's
-    spread round them. A colour no tile reads best has no prototype and is left to the network:
+    all); each crop is pulled towards the prototypes it lies near, in hue (:func:`_hue`), in
+    units of the frame's spread round them. A colour no tile reads best has no prototype and is left to the network:
     a frame-mate's doubt is no evidence of a colour (three oranges with a little red in each
     are not two colours).
     """
     tiles = tile_p >= 0.5
     if not tiles.any():
         return colour_p
-    colour = features[:, :COLOUR_DIMS].astype(np.float64)
+    colour = _hue(features)
     best = colour_p.argmax(axis=1)
     weight = np.zeros_like(colour_p)
     weight[np.arange(len(best)), best] = colour_p.max(axis=1) * tile_p
@@ -242,6 +242,25 @@ def frame_consensus(features: np.ndarray, colour_p: np.ndarray,
     terms = np.where(present, -FRAME_STRENGTH * distance / spread, -np.inf)
     terms = np.where(present, terms, terms.max(axis=1, keepdims=True))
     return _blend(colour_p, np.maximum(terms - terms.max(axis=1, keepdims=True), -FRAME_MOST))
+
+
+HUE_RADIUS = 30.0
+"""Length (in CIELAB units) of a coloured symbol's hue vector in :func:`_hue`."""
+
+GREY_CHROMA = 10.0
+"""CIELAB chroma below which a symbol is taken as partly grey (a white tile's)."""
+
+
+def _hue(features: np.ndarray) -> np.ndarray:
+    """(N, 2) each symbol's hue as a vector of length HUE_RADIUS, shorter for greys.
+
+    A thin symbol (a star, a cross) is measured with some of the black body round it, which
+    darkens and greys its mean colour but keeps its hue: an orange star in dim warm light
+    measured nearer the frame's reds than its oranges in CIELAB, but not in hue.
+    """
+    ab = features[:, 1:COLOUR_DIMS].astype(np.float64)
+    chroma = np.linalg.norm(ab, axis=1, keepdims=True)
+    return HUE_RADIUS * ab / np.maximum(chroma, GREY_CHROMA)
 
 
 def _features_of(examples) -> np.ndarray:

@@ -57,6 +57,17 @@ def test_a_frame_mates_doubt_is_no_evidence_of_a_colour():
     assert np.allclose(frame_consensus(features, colour_p, tile_p), colour_p)
 
 
+def test_a_thin_symbol_greyed_by_the_body_round_it_keeps_its_hue():
+    # connect-1/14.jpg in dim warm light at webcam size: an orange star measures darker and
+    # greyer than the frame's other oranges (the black body shows between its points), nearer
+    # its reds in CIELAB, but its hue is still orange's
+    orange, red, star = (8.4, 23.8, 21.1), (5.9, 22.3, 10.3), (6.1, 19.2, 12.5)
+    features, colour_p, tile_p = _frame(
+        [orange, orange, red, red, red, star],
+        [[0.01, 0.99], [0.02, 0.98], [0.99, 0.01], [0.99, 0.01], [0.98, 0.02], [0.45, 0.55]])
+    assert frame_consensus(features, colour_p, tile_p)[5].argmax() == 1
+
+
 def test_the_frames_consensus_does_not_overturn_a_sure_reading():
     # one crop the network is sure is red although its symbol looks like the oranges'
     orange = (20.0, 38.0, 34.0)
