@@ -217,12 +217,12 @@ def frame_consensus(features: np.ndarray, colour_p: np.ndarray,
     lie close together, while the network reads each crop nearly alone. On a set it was not
     trained on it then splits one colour between two names: of an older printing's teal green
     tiles, some read green and some blue in the same photo. Here every colour that is some
-    tile's best reading gets a prototype, the mean symbol colour (:func:`crop_features`) of the
+    tile's best reading gets a prototype, the mean symbol hue (:func:`crop_features`) of the
     tiles read as it, weighted by their probabilities (``tile_p``: that the crop is a tile at
     all); each crop is pulled towards the prototypes it lies near, in hue (:func:`_hue`), in
-    units of the frame's spread round them. A colour no tile reads best has no prototype and is left to the network:
-    a frame-mate's doubt is no evidence of a colour (three oranges with a little red in each
-    are not two colours).
+    units of the frame's spread round them. A colour no tile reads best has no prototype and
+    is left to the network: a frame-mate's doubt is no evidence of a colour (three oranges
+    with a little red in each are not two colours).
     """
     tiles = tile_p >= 0.5
     if not tiles.any():
