@@ -22,7 +22,9 @@ A frame is let through to the scan when:
   tiles. An arm resting at the edge is never taken for a still table, however long it rests
   (up to ``ARM_PATIENCE``, a last resort so that a box left at the edge of the picture does
   not stop the game for good; :meth:`StableGate.reset` lets the next still scene through at
-  once).
+  once). A move laid out to the frame edge looks the same to the gate, so once per still
+  spell it lets the picture through as :attr:`StableGate.doubted`, and the caller, who can
+  read tiles, says with :meth:`StableGate.resolve` whether tiles explain the change.
 
 While it watches, the gate records for each thumbnail pixel when it last started to differ
 from the reference (and has differed since): the order in which a position's tiles appeared,
@@ -391,6 +393,10 @@ class StableGate:
     _still_since: float = 0.0
     _done: bool = False
     _searched: bool = False
+    _asked: bool = False
+    """Whether this still spell's arm was put to the tracker (:meth:`resolve`)."""
+    _doubt: tuple[np.ndarray, float, np.ndarray] | None = None
+    """The doubted still picture, its time and its change mask, until resolved."""
     _still: list[np.ndarray] = field(default_factory=list)
 
     def update(self, image: np.ndarray, t: float) -> bool:
@@ -407,7 +413,8 @@ class StableGate:
         # enough to look again: the frames may have cut to faint new tiles (an outage).
         if moving or (stirred and self._done):
             self._anchor, self._still_since, self._done = thumb, t, False
-            self._moving_frames, self._searched, self._still = self._moving_frames + 1, False, []
+            self._moving_frames, self._still = self._moving_frames + 1, []
+            self._searched = self._asked = False
         if self._reference is not None and not self._done:
             self._watch(thumb, t)  # a still scene already judged needs no watching
         if moving or self._done:
@@ -435,16 +442,44 @@ class StableGate:
                 return False
             if (changed < GLOBAL_FRACTION and settled < ARM_PATIENCE
                     and arm_over(mask, self.footprint)):
-                if self._searched:
+                if not self._searched:
+                    self._searched = True  # once per still spell: perhaps the camera turned
+                    self._motion = camera_motion(self._reference, thumb, TURNS)  # further
                     return False
-                self._searched = True  # once per still spell: perhaps the camera turned further
-                self._motion = camera_motion(self._reference, thumb, TURNS)
-                return False
+                if self._doubt is not None or self._asked:
+                    return False
+                # once per still spell: a move laid out to the frame edge looks the same, and
+                # it would wait for good (the next move's arm restarts the spell)
+                self._asked, self._doubt = True, (thumb, t, mask)
+                return True
+        self._let_through(thumb, t)
+        return True
+
+    @property
+    def doubted(self) -> bool:
+        """Whether the position last let through may hold an arm: big change crossing the
+        frame edge away from the tiles. :meth:`resolve` must answer before the next frame."""
+        return self._doubt is not None
+
+    def resolve(self, footprint: Footprint | None) -> bool:
+        """Settle a :attr:`doubted` position with where the tiles it shows lie (None: the scan
+        could not tell, or it hides known tiles). When they explain the change at the edge it
+        was a move laid out to the edge: the position is taken as still, and True returned.
+        Otherwise it was an arm, and the gate waits for it to leave."""
+        assert self._doubt is not None, "resolve only a doubted position"
+        thumb, t, mask = self._doubt
+        self._doubt = None
+        if footprint is None or arm_over(mask, footprint):
+            return False
+        self._let_through(thumb, t)
+        return True
+
+    def _let_through(self, thumb: np.ndarray, t: float) -> None:
+        """Take ``thumb``, seen still at ``t``, as the new still position."""
         self.unseen = self._gap or (self._reference is not None and self._moving_frames <= 2)
         self._appeared = (self._lasting(t), self._earlier, self._motion)
         self._rebase(thumb, t)
         self._done = True
-        return True
 
     def _watch(self, thumb: np.ndarray, t: float) -> None:
         """Track the camera against the reference and when each pixel started to differ.
@@ -520,7 +555,8 @@ class StableGate:
         """Forget the last position: the next still scene is scanned whatever it shows."""
         self._anchor = self._reference = self._since = self._appeared = self._earlier = None
         self._motion, self._moving_frames, self._gap = Motion(), 0, False
-        self.unseen = self._done = False
+        self.unseen = self._done = self._asked = False
+        self._doubt = None
 
 
 def _median_near(times: np.ndarray, row: int, col: int, r: int) -> float | None:

@@ -52,7 +52,7 @@ from vision.decode import DetectedMove, decode_move, split_moves
 from vision.doubts import Doubt, DoubtKind
 from vision.ledger import EvidenceLedger
 from vision.overlay import draw_board
-from vision.reader import PositionReader
+from vision.reader import Position, PositionReader
 from vision.register import Registration, contradicts
 from vision.source import Frame
 from vision.stable import Footprint, StableGate
@@ -170,18 +170,33 @@ class MoveTracker:
         self._frame = frame.image
         if frame.still or self._rescan:
             self._rescan = False
-            return self._position(frame, wait=False)
+            return self._position(frame, False, self._read(frame))
         if self._gate.update(frame.image, frame.t):
-            return self._position(frame, wait=True)
+            position = self._read(frame)
+            if self._gate.doubted and not self._gate.resolve(self._explaining(position, frame)):
+                return []  # an arm at the edge: wait for it to leave
+            return self._position(frame, True, position)
         if self._held is not None and frame.t - self._held.frame.t >= PATIENCE:
             held, self._held = self._held, None
             return self._report(held.frame, held.registration)
         return []
 
-    def _position(self, frame: Frame, wait: bool) -> list[DetectedMove]:
-        """A new still position: read it and report what changed."""
+    def _read(self, frame: Frame) -> Position | None:
+        return self._reader.read(frame.image, self.board, self.adapter)
+
+    def _explaining(self, position: Position | None, frame: Frame) -> Footprint | None:
+        """Where the tiles of a position the gate doubts lie, if they can explain its change:
+        new tiles read, and every known tile seen (an arm would hide some). None otherwise."""
+        if position is None or not position.registration.new or position.registration.missing:
+            return None
+        lattice = position.scan.lattice
+        return _footprint(position.scan.tiles, frame.image.shape,
+                          0.0 if lattice is None else lattice.pitch_px)
+
+    def _position(self, frame: Frame, wait: bool,
+                  position: Position | None) -> list[DetectedMove]:
+        """A new still position, as read (None: unreadable): report what changed."""
         self._held = None
-        position = self._reader.read(frame.image, self.board, self.adapter)
         if position is None:
             return []
         scan, reg, lattice = position.scan, position.registration, position.scan.lattice
