@@ -57,7 +57,14 @@ COLOUR_LEVEL = 0.1
 """... or one of its log colour ratios this much, beyond the picture's overall shift."""
 
 MOTION_FRACTION = 0.002
-"""Against the anchor, this share of changed pixels means something is moving."""
+"""Against the anchor, this share of changed pixels means something is moving..."""
+
+JOLT = 3.0
+"""... but it restarts the still spell only in two frames running, or when one frame changes
+this many times as much: exposure flicker on a partly clipped table speckles single frames
+just past the share, and restarting on each held a still position's report back 1.3 s
+(game 101 of the hardest setting); a hand in view changes ten times the share, frame after
+frame. A stirred frame is never taken as still either way."""
 
 CHANGE_FRACTION = 0.001
 """Against the reference, this share of changed pixels is worth a scan (one tile ~ 0.2 %)."""
@@ -393,6 +400,8 @@ class StableGate:
     _still_since: float = 0.0
     _done: bool = False
     _searched: bool = False
+    _stirred: bool = False
+    """Whether the last frame moved against the anchor (see ``JOLT``)."""
     _asked: bool = False
     """Whether this still spell's arm was put to the tracker (:meth:`resolve`)."""
     _doubt: tuple[np.ndarray, float, np.ndarray] | None = None
@@ -409,9 +418,11 @@ class StableGate:
         self._last_t = t
         stirred = changed_mask(self._anchor, thumb, camera_motion(self._anchor, thumb)).mean()
         moving = stirred > MOTION_FRACTION
+        restart = moving and (self._stirred or stirred > JOLT * MOTION_FRACTION)
+        self._stirred = moving
         # A few pixels changing on a judged still scene are too little to call motion, but
         # enough to look again: the frames may have cut to faint new tiles (an outage).
-        if moving or (stirred and self._done):
+        if restart or (stirred and self._done):
             self._anchor, self._still_since, self._done = thumb, t, False
             self._moving_frames, self._still = self._moving_frames + 1, []
             self._searched = self._asked = False
@@ -555,7 +566,7 @@ class StableGate:
         """Forget the last position: the next still scene is scanned whatever it shows."""
         self._anchor = self._reference = self._since = self._appeared = self._earlier = None
         self._motion, self._moving_frames, self._gap = Motion(), 0, False
-        self.unseen = self._done = self._asked = False
+        self.unseen = self._done = self._asked = self._stirred = False
         self._doubt = None
 
 
