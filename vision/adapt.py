@@ -121,7 +121,7 @@ class Prototypes:
         scatter = sum(self.squares[c] - float(self.total[c] @ self.total[c]) / self.count[c]
                       for c in self.count)
         freedom = sum(n - 1 for n in self.count.values())
-        return (scatter + PRIOR_EXAMPLES * self.default_spread) / (freedom + PRIOR_EXAMPLES)
+        return _pooled_spread(scatter, freedom, self.default_spread)
 
     def log_terms(self, features: np.ndarray, names: Sequence[str]) -> np.ndarray:
         """(N, len(names)) additive log-probability terms; 0 everywhere without examples."""
@@ -209,6 +209,13 @@ class SetAdapter:
         return adapter
 
 
+def _pooled_spread(scatter: float, freedom: float, default: float) -> float:
+    """Mean squared distance of examples to their class's mean: the pooled ``scatter`` over
+    its degrees of ``freedom``, blended with ``default`` as if from PRIOR_EXAMPLES more, so
+    that a few examples cannot make it tiny."""
+    return (scatter + PRIOR_EXAMPLES * default) / (freedom + PRIOR_EXAMPLES)
+
+
 def frame_consensus(features: np.ndarray, colour_p: np.ndarray,
                     tile_p: np.ndarray) -> np.ndarray:
     """The colour probabilities (N, K) of one frame's crops, nudged towards their frame-mates.
@@ -234,9 +241,8 @@ def frame_consensus(features: np.ndarray, colour_p: np.ndarray,
     count = weight.sum(axis=0)
     means = (weight.T @ colour) / np.maximum(count, 1e-9)[:, None]
     distance = ((colour[:, None, :] - means[None]) ** 2).sum(axis=2)
-    freedom = np.maximum(count - 1, 0).sum()
-    spread = (((weight * distance).sum() + PRIOR_EXAMPLES * DEFAULT_SPREAD["colour"])
-              / (freedom + PRIOR_EXAMPLES))
+    spread = _pooled_spread(float((weight * distance).sum()),
+                            float(np.maximum(count - 1, 0).sum()), DEFAULT_SPREAD["colour"])
     present = np.zeros(colour_p.shape[1], bool)
     present[best[tiles]] = True
     terms = np.where(present, -FRAME_STRENGTH * distance / spread, -np.inf)

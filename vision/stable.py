@@ -457,7 +457,7 @@ class StableGate:
                     self._searched = True  # once per still spell: perhaps the camera turned
                     self._motion = camera_motion(self._reference, thumb, TURNS)  # further
                     return False
-                if self._doubt is not None or self._asked:
+                if self._asked:
                     return False
                 # once per still spell: a move laid out to the frame edge looks the same, and
                 # it would wait for good (the next move's arm restarts the spell)
