@@ -7,23 +7,36 @@ renderer; only ``--camera demo`` (and the benchmarks) import this module.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from vision.source import Frame, FrameSource, pace
 from vision.synth.footage import DEMO_STYLE, GameRenders, game_script, video_frames
 
 
 class DemoSource(FrameSource):
-    """The built-in demo: a simulated game rendered as camera footage, hands and all."""
+    """The built-in demo: a simulated game rendered as camera footage, hands and all.
 
-    def __init__(self, seed: int, realtime: bool) -> None:
+    ``clear``, asked before each frame, answers whether to start the game again from an empty
+    table, as players would clear a real one for a new game; the recording's clock runs on.
+    """
+
+    def __init__(self, seed: int, realtime: bool,
+                 clear: Callable[[], bool] | None = None) -> None:
         self.description = f"demo game (seed {seed})"
-        self.seed, self.realtime = seed, realtime
+        self.seed, self.realtime, self.clear = seed, realtime, clear
 
     def __iter__(self) -> Iterator[Frame]:
         start = time.monotonic()
-        renders = GameRenders(game_script(players=2, seed=self.seed), self.seed)
-        for image, t in video_frames(renders.stills(), DEMO_STYLE, self.seed, renders.target):
-            if self.realtime:
-                pace(start, t)
-            yield Frame(image, t, f"{t:.2f}s")
+        offset = 0.0
+        while True:
+            renders = GameRenders(game_script(players=2, seed=self.seed), self.seed)
+            for image, t in video_frames(renders.stills(), DEMO_STYLE, self.seed,
+                                         renders.target):
+                if self.clear is not None and self.clear():
+                    offset += t
+                    break
+                if self.realtime:
+                    pace(start, offset + t)
+                yield Frame(image, offset + t, f"{offset + t:.2f}s")
+            else:
+                return

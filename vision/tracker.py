@@ -98,7 +98,9 @@ class MoveTracker:
         """Start over knowing nothing of the table (another set, or another camera)."""
         self.board = Board()
         self._game: Board | None = None  # None: no game told us its board (qwirkle replay)
-        self._unconfirmed: set[Cell] = set()
+        # Tiles players may take off the table, which then leave the game: seen by the
+        # camera and in no confirmed turn (a move waiting, tiles set aside).
+        self._removable: set[Cell] = set()
         self._view = TableView()
         self._rescan = False
         self._gate = StableGate(self.still_seconds)
@@ -133,7 +135,8 @@ class MoveTracker:
         self.board = self._game.with_tiles(
             (x, y, tile) for (x, y), tile in aside.items() if (x, y) not in game)
         # Only tiles the camera saw can be taken back: one entered by hand was never seen.
-        self._unconfirmed = (set(waiting) & set(seen)) | {(x, y) for x, y, _ in extra}
+        self._removable = ((set(waiting) & set(seen)) | {(x, y) for x, y, _ in extra}
+                           | (set(aside) - set(game)))
         self._learn(confirmed)
         self._witness.suspects.clear()  # the players have looked at the table
         self._ledger.clear()  # and their labels are final
@@ -182,7 +185,8 @@ class MoveTracker:
         return []
 
     def _read(self, frame: Frame) -> Position | None:
-        return self._reader.read(frame.image, self.board, self.adapter)
+        return self._reader.read(frame.image, self.board, self.adapter,
+                                 set(self.board) - self._removable)
 
     def _explaining(self, position: Position | None, frame: Frame) -> Footprint | None:
         """Where the tiles of a position the gate doubts lie, if they can explain its change:
@@ -288,7 +292,7 @@ class MoveTracker:
             board = board.with_tiles(move.tiles)
             if game is not None:
                 game = game.with_tiles(move.tiles)
-                self._unconfirmed |= {(x, y) for x, y, _ in move.tiles}
+                self._removable |= {(x, y) for x, y, _ in move.tiles}
             self._left_out.update(move.left_out)
             for x, y, tile in move.tiles:
                 self._ledger.record((x, y), tile, guesses[x, y], move.needs_confirmation)
@@ -309,19 +313,20 @@ class MoveTracker:
         return self._gate.appeared_at(pixels, frame.image.shape)
 
     def _withdraw(self, reg: Registration) -> tuple[Registration, tuple[Cell, ...]]:
-        """Tiles of unconfirmed moves that are no longer on the table: taken back.
+        """Tiles of unconfirmed moves, or set aside, that are no longer on the table: taken
+        back.
 
         Only in the table app (a game told us which moves are unconfirmed): a confirmed tile
         that vanishes stays in the game and is a problem for a person to look at.
         """
-        withdrawn = tuple(cell for cell in reg.missing if cell in self._unconfirmed)
+        withdrawn = tuple(cell for cell in reg.missing if cell in self._removable)
         if not withdrawn:
             return reg, ()
         self.board = Board.from_placed(p for p in self.board.placed() if p[:2] not in withdrawn)
         if self._game is not None:
             self._game = Board.from_placed(p for p in self._game.placed()
                                            if p[:2] not in withdrawn)
-        self._unconfirmed -= set(withdrawn)
+        self._removable -= set(withdrawn)
         return replace(reg, missing=tuple(c for c in reg.missing if c not in withdrawn),
                        problems=tuple(d for d in reg.problems if d.cell not in withdrawn)
                        ), withdrawn

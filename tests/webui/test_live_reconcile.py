@@ -437,3 +437,28 @@ def test_a_move_entered_by_hand_is_not_taken_back_by_the_camera(table, stills):
     camera.show(stills[2])  # the next picture: move 2 appears, the typed tile does not
     now = state(t)
     assert cells(now["pending"]["tiles"]) == {typed[0]["code"]} and now["more_pending"] == 1
+
+
+def test_a_game_started_over_tiles_that_players_then_clear_starts_empty(table, stills):
+    t, camera = table
+    camera.show(stills[2])  # two moves' tiles lie on the table before any game
+    game = t.new_game()
+    assert state(t)["pending"]["reoffered"]
+    camera.show(stills[0])  # the players clear the table instead
+    now = state(t)
+    assert now["pending"] is None and now["more_pending"] == 0
+    camera.show(stills[1])  # and play: the first move is their own
+    assert cells(state(t)["pending"]["tiles"]) == shape(MOVE_1)
+    assert confirm(t, game)["players"][0]["score"] == 3
+
+
+def test_tiles_set_aside_then_cleared_away_are_forgotten(table, stills):
+    t, camera = table
+    camera.show(stills[2])  # two moves' tiles lie on the table before any game
+    game = t.new_game()
+    assert len(t.post(f"/api/games/{game}/pending/dismiss").json["ignored"]) == 5
+    camera.show(stills[0])  # cleared away
+    assert state(t)["ignored"] == []
+    camera.show(stills[1])  # the same tiles laid again are a move, not the tiles set aside
+    assert cells(state(t)["pending"]["tiles"]) == shape(MOVE_1)
+    assert confirm(t, game)["players"][0]["score"] == 3

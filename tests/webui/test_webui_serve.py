@@ -7,6 +7,7 @@ import threading
 import time
 import urllib.error
 
+import numpy as np
 import pytest
 from webui_support import ROW, Servers, Table, make_app
 
@@ -89,3 +90,19 @@ def test_the_demo_opens_on_a_fresh_game(tmp_path):
     assert demo_idle(games)
     open_demo().close()  # the demo starts its game again from an empty table: a new game
     assert games.current_id() != first
+
+
+def test_the_demo_starts_again_from_an_empty_table_for_the_players_new_game(tmp_path):
+    """Players who start a game while the demo plays get the demo's game from its start, as
+    they would clear a real table, not its tiles so far as their first move."""
+    games = Table(make_app(tmp_path / "games.sqlite3")).app.extensions["qwirkle_games"]
+    demo = demo_opener(games, games.default_colours)()
+    demo.realtime = False
+    frames = iter(demo)
+    start = [next(frames) for _ in range(2)]
+    later = [next(frames) for _ in range(200)][-1]
+    games.create(("Cy", "Di"), games.default_colours)
+    again = [next(frames) for _ in range(2)]  # started again once, not on every frame
+    assert all(np.array_equal(a.image, b.image) for a, b in zip(again, start, strict=True))
+    assert not np.array_equal(later.image, start[0].image)  # the demo's moves lay there
+    assert again[0].t > later.t  # the clock runs on

@@ -109,13 +109,28 @@ def demo_idle(games: Games) -> bool:
 
 def demo_opener(games: Games, colours: tuple[str, ...]) -> Callable[[], FrameSource]:
     """Open the demo on a game with an empty table: the players' new game if it has no turn
-    yet, else a fresh one (only ever called when :func:`demo_idle`)."""
+    yet, else a fresh one (only ever called when :func:`demo_idle`).
+
+    When players start another game while the recording plays, it starts again from an
+    empty table for that game; otherwise their first move would be the demo's tiles so far.
+    """
 
     def open_demo() -> FrameSource:
+        from vision.demo import DemoSource  # the renderer loads only for the demo
+
         current = games.current_id()
         if current is None or games.get(current).table.ended:
-            games.create(DEMO_PLAYERS, colours)
-        return open_source("demo")
+            current = games.create(DEMO_PLAYERS, colours).row.id
+        playing_for: list[int | None] = [current]
+
+        def new_game() -> bool:
+            now = games.current_id()
+            if now == playing_for[0] or not demo_idle(games):
+                return False
+            playing_for[0] = now
+            return True
+
+        return DemoSource(seed=1, realtime=True, clear=new_game)
 
     return open_demo
 
