@@ -208,6 +208,16 @@ class TableGame:
                                           bag=self.bag_size))
         return dataclasses.replace(self, ended=True, went_out=went_out)
 
+    def play_on(self) -> TableGame:
+        """Take back the end of the game, ended by mistake: play goes on from the same turn,
+        with the same player to play and no end bonus.
+
+        >>> game = TableGame.new(("Ann", "Ben")).finish(None)
+        >>> game.play_on().ended, game.play_on().current_player
+        (False, 0)
+        """
+        return dataclasses.replace(self, ended=False, went_out=None)
+
     # --- corrections -----------------------------------------------------------------
 
     def replace(self, index: int, turn: Turn) -> TableGame:

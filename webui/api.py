@@ -219,6 +219,13 @@ def finish(game_id: int):
     return answer(games().act(game_id, Event.FINISH, {"went_out": data["went_out"]}))
 
 
+@bp.post("/games/<int:game_id>/play-on")
+@needs_token
+def play_on(game_id: int):
+    """Take back the end of a game ended by mistake; it is the game at the table again."""
+    return answer(games().play_on(game_id))
+
+
 @bp.get("/games/<int:game_id>/export.csv")
 def export_csv(game_id: int):
     attachment = f'attachment; filename="qwirkle-game-{game_id}.csv"'

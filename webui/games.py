@@ -101,6 +101,7 @@ class Event(StrEnum):
     REPLACE = "replace"
     VOID = "void"
     FINISH = "finish"
+    PLAY_ON = "play_on"
     INSERT = "insert"
     IGNORE = "ignore"
     RESTORE = "restore"
@@ -144,6 +145,8 @@ def apply_event(table: TableGame, kind: Event, payload: dict[str, Any]) -> Table
         ):
             raise PayloadError(_l("went_out must be a seat number or null"))
         return table.finish(went_out)
+    if kind == Event.PLAY_ON:
+        return table.play_on()
     raise PayloadError(_l("unknown action %(kind)s", kind=kind))
 
 
@@ -262,6 +265,15 @@ class Games:
             self._queue_changed(game)
             self._touch()
             return game
+
+    def play_on(self, game_id: int) -> Game:
+        """A game ended by mistake goes on, at the table again: the camera and the views
+        follow it, as after :meth:`resume`."""
+        with self._lock:
+            if not self.get(game_id).table.ended:
+                raise Conflict(_l("the game is not over"), "game_not_over")
+            self._current = game_id
+            return self.act(game_id, Event.PLAY_ON, {})
 
     def act(self, game_id: int, kind: Event, payload: dict[str, Any]) -> Game:
         """Apply, log, then publish one confirmed action."""

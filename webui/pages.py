@@ -64,6 +64,7 @@ def js_strings() -> dict[str, str]:
         "ask_undo": _("Undo turn %(n)s by %(name)s?"),
         "ask_void": _("Remove turn %(n)s by %(name)s? Every later turn is scored again."),
         "ask_pin": _("Make a new PIN and QR code? The old ones stop working."),
+        "ask_play_on": _("Take back the end of the game and play on?"),
         "edit_title": _("Edit turn %(n)s by %(name)s"),
         "now_place": _("Now: %(n)s tiles for %(points)s points."),
         "now_exchange": _("Now: an exchange of %(n)s tiles."),

@@ -355,6 +355,8 @@ def test_winner_moment_on_every_screen_and_the_archive(live, open_page):
         assert page.locator(".pending, [data-action=confirm], [data-action=undo]").count() == 0
         assert page.locator(".camera").count() == 0
     assert inside_viewport(tv, "[data-winner]") and overflow(tv)["y"] == 0
+    card, standings = box(phone, "[data-winner]"), box(phone, "[data-winner] .standings")
+    assert standings["x"] + standings["width"] <= card["x"] + card["width"]  # six long names
     tv.screenshot(path=str(DOCS / "tv-winner.png"))
 
     # The archive: the winner; an unfinished game can be resumed; an empty game is listed only

@@ -124,6 +124,14 @@ def test_fix_confirm_undo_and_survive_sigkill(browser, servers):
     tablet.click("#end-dialog [data-action=finish][data-went-out='']")
     expect(table.locator("[data-winner] .standings tbody tr")).to_have_count(2)
     expect(tablet.locator("[data-winner] .standings tbody tr").first).to_contain_text("Ann")
+    expect(table.locator("[data-action=play-on]")).to_have_count(0)  # the tablet's to offer
+
+    # It was ended by mistake: play on, with every turn kept and Bob to play.
+    tablet.click("[data-action=play-on]")
+    tablet.click("#ask-dialog [data-ask-yes]")
+    expect(table.locator(".whose")).to_have_text("Bob")
+    expect(tablet.locator(".turns li")).to_have_count(1)
+    expect(tablet.locator("[data-open=end-dialog]")).to_be_visible()
     assert SCRIPT_ERRORS == []
 
 

@@ -192,6 +192,23 @@ def test_an_ended_game_takes_no_more_moves(table, stills):
     assert now["ended"] and now["pending"] is None and len(now["turns"]) == 1
 
 
+def test_a_game_ended_by_mistake_plays_on_with_every_turn_kept(table, stills):
+    t, camera = table
+    game = play_move_one(t, camera, stills)
+    refused = t.post(f"/api/games/{game}/play-on")
+    assert refused.status_code == 409 and refused.json["reason_code"] == "game_not_over"
+    t.post(f"/api/games/{game}/finish", {"went_out": None})
+    camera.show(stills[2])  # move 2 is laid while the game stands ended
+    assert state(t)["pending"] is None
+    t.new_game(("Cy", "Di"))  # a careless guest even starts another game
+    back = t.post(f"/api/games/{game}/play-on").json
+    assert not back["ended"] and back["current_game"] == game and len(back["turns"]) == 1
+    assert cells(back["pending"]["tiles"]) == shape(MOVE_2)  # offered once play goes on
+    confirm(t, game)
+    camera.show(stills[3])
+    assert [turn["score"] for turn in confirm(t, game)["turns"]] == [3, 3, 4]
+
+
 def test_a_recording_that_ends_is_not_read_again(tmp_path, stills):
     app = make_app(tmp_path / "games.sqlite3", CAMERA_RETRY_S=0.01)
     t, camera = Table(app), ScriptedCamera()

@@ -87,9 +87,11 @@ def test_the_demo_opens_on_a_fresh_game(tmp_path):
     # A game in progress: the demo waits; it never opens a game over it.
     assert not demo_idle(games)
     table.post(f"/api/games/{first}/finish", {"went_out": None})
+    assert not demo_idle(games)  # the finished game keeps the table: its winner moment
+    second = table.new_game()
     assert demo_idle(games)
-    open_demo().close()  # the demo starts its game again from an empty table: a new game
-    assert games.current_id() != first
+    open_demo().close()  # the demo plays for the players' new game
+    assert games.current_id() == second
 
 
 def test_the_demo_starts_again_from_an_empty_table_for_the_players_new_game(tmp_path):

@@ -97,14 +97,12 @@ def camera_spec(requested: str | None) -> str:
 
 
 def demo_idle(games: Games) -> bool:
-    """Whether the demo may play: no game is in progress (none, an ended one, or a new one
-    with no turn yet). The recording starts from an empty table, so it never plays over a
-    game that has turns: it would open a game over the players' game."""
+    """Whether the demo may play: the table has no game, or a new one with no turn yet. The
+    recording starts from an empty table, so it never plays over a game that has turns: it
+    would open a game over the players' game. A game they finished keeps the table (its
+    winner moment) until they start another."""
     current = games.current_id()
-    if current is None:
-        return True
-    table = games.get(current).table
-    return table.ended or not table.turns
+    return current is None or not games.get(current).table.turns
 
 
 def demo_opener(games: Games, colours: tuple[str, ...]) -> Callable[[], FrameSource]:

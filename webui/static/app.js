@@ -350,6 +350,9 @@ const actions = {
   "table-check": () => send("POST", api("/table/check"), {}),
   "table-accept": (b) => send("POST", api("/table/accept"),
     b.dataset.x === undefined ? {} : { cells: [[Number(b.dataset.x), Number(b.dataset.y)]] }),
+  "play-on": async () => {
+    if (await ask(strings.ask_play_on)) await send("POST", api("/play-on"), {});
+  },
   "new-pin": async () => {
     if (await ask(strings.ask_pin) && await send("POST", "/api/auth/rotate", {})) location.reload();
   },
