@@ -352,8 +352,10 @@ def test_winner_moment_on_every_screen_and_the_archive(live, open_page):
         expect(page.locator("[data-winner] tr.won")).to_have_count(2)
         expect(page.locator("[data-winner] .best")).to_contain_text("5 points (turn 2)")
         # Nothing else happens on that game: the waiting move and the buttons are gone.
-        assert page.locator(".pending, [data-action=confirm], [data-action=undo]").count() == 0
-        assert page.locator(".camera").count() == 0
+        # (Each part of the page follows the stream on its own: wait for every one.)
+        expect(page.locator(".pending, [data-action=confirm], [data-action=undo]")
+               ).to_have_count(0)
+        expect(page.locator(".camera")).to_have_count(0)
     assert inside_viewport(tv, "[data-winner]") and overflow(tv)["y"] == 0
     card, standings = box(phone, "[data-winner]"), box(phone, "[data-winner] .standings")
     assert standings["x"] + standings["width"] <= card["x"] + card["width"]  # six long names
