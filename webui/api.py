@@ -121,25 +121,34 @@ def game_state(game_id: int):
 @bp.post("/games/<int:game_id>/pending")
 @needs_token
 def fix_pending(game_id: int):
-    return answer(games().fix_pending(game_id, body().get("tiles")))
+    return answer(games().fix_pending(game_id, body().get("tiles"), shown()))
+
+
+def shown() -> str | None:
+    """``{"shown": KEY}``: the move the tap was meant for (``pending.key``), or None when the
+    request names none (then it acts on whatever move is shown)."""
+    key = optional_body().get("shown")
+    if key is not None and not isinstance(key, str):
+        raise PayloadError(_("shown must be the key of the move shown (a string)"))
+    return key
 
 
 @bp.post("/games/<int:game_id>/pending/confirm")
 @needs_token
 def confirm(game_id: int):
-    return answer(games().confirm(game_id))
+    return answer(games().confirm(game_id, shown()))
 
 
 @bp.post("/games/<int:game_id>/pending/dismiss")
 @needs_token
 def dismiss(game_id: int):
-    return answer(games().dismiss(game_id))
+    return answer(games().dismiss(game_id, shown()))
 
 
 @bp.post("/games/<int:game_id>/pending/swap")
 @needs_token
 def swap(game_id: int):
-    return answer(games().swap_pending(game_id))
+    return answer(games().swap_pending(game_id, shown()))
 
 
 def cells_or_all(data: dict[str, Any]) -> list[tuple[int, int]] | None:

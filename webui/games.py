@@ -412,9 +412,10 @@ class Games:
                 self.view = view
                 self._touch()
 
-    def fix_pending(self, game_id: int, tiles_json: object) -> Game:
+    def fix_pending(self, game_id: int, tiles_json: object, shown: str | None = None) -> Game:
         """Replace the shown move's tiles with corrected ones (a tile relabelled, a phantom
-        removed). With no move waiting, this enters one by hand.
+        removed). With no move waiting, this enters one by hand. ``shown``: the move the
+        fix was made on (see :meth:`_shown`).
 
         A tile removed from a move the camera saw is set aside, as "Not a move" sets a whole
         move aside: the camera still sees something there, and offering it straight back
@@ -426,6 +427,8 @@ class Games:
             if game.table.ended:
                 raise Conflict(_l("the game is over"), "game_over")
             old = game.pending
+            if shown is not None:
+                self._shown(game_id, shown)
             if old is None:
                 game.queue.append(PendingMove(tiles, evaluate(game.table, tiles), True,
                                               detected=False))
@@ -443,35 +446,39 @@ class Games:
             self._touch()
             return game
 
-    def _shown(self, game_id: int) -> tuple[Game, PendingMove]:
-        """The game and the move its tablets show; Conflict when none waits."""
+    def _shown(self, game_id: int, shown: str | None = None) -> tuple[Game, PendingMove]:
+        """The game and the move its tablets show; Conflict when none waits, or when it is
+        not the move ``shown`` (its :attr:`PendingMove.key`) that the tap was meant for."""
         game = self.get(game_id)
         if not game.queue:
             raise Conflict(_l("there is no move waiting for confirmation"), "no_pending_move")
+        if shown is not None and shown != game.queue[0].key:
+            raise Conflict(_l("the move shown changed before the tap: look at it again"),
+                           "pending_changed")
         return game, game.queue[0]
 
-    def dismiss(self, game_id: int) -> Game:
+    def dismiss(self, game_id: int, shown: str | None = None) -> Game:
         """"Not a move": drop the shown move; the next one waiting (if any) is shown.
 
         A move the camera saw has its tiles set aside: they lie on the table but are not
         part of the game, so later moves are read without them (and the tablet can take
         them back, :meth:`restore`)."""
         with self._lock:
-            game, head = self._shown(game_id)
+            game, head = self._shown(game_id, shown)
             game.queue.pop(0)
             self._set_aside(game, head, head.tiles)
             self._queue_changed(game)
             self._touch()
             return game
 
-    def swap_pending(self, game_id: int) -> Game:
+    def swap_pending(self, game_id: int, shown: str | None = None) -> Game:
         """The move shown and the next part of the same camera reading change places.
 
         Moves made while the camera was away come as one picture; when both orders are
         legal, nothing shows whose turn came first, and the tablet offers this instead of
         setting one aside and taking it back."""
         with self._lock:
-            game, head = self._shown(game_id)
+            game, head = self._shown(game_id, shown)
             after = game.queue[1] if len(game.queue) > 1 else None
             if (after is None or head.split is None or after.split is None
                     or after.split != (head.split[0] + 1, head.split[1])):
@@ -561,10 +568,10 @@ class Games:
             actions.append((kind, payload))
         return actions
 
-    def confirm(self, game_id: int) -> Game:
+    def confirm(self, game_id: int, shown: str | None = None) -> Game:
         """Record the shown move as the current player's turn."""
         with self._lock:
-            game, head = self._shown(game_id)
+            game, head = self._shown(game_id, shown)
             if head.verdict.refusal is not None:
                 raise Conflict(head.verdict.refusal)
             game.queue.pop(0)

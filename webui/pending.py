@@ -54,6 +54,19 @@ class PendingMove:
     # Tiles players removed from it (set aside): taken back, they return to this move.
     removed: tuple[Placed, ...] = ()
 
+    @property
+    def key(self) -> str:
+        """The move as a tablet shows it, its cells and tiles: a tap on Confirm names the
+        move it was meant for, so a double tap, or a second tablet, never confirms the move
+        queued behind it unseen.
+
+        >>> from engine.tiles import Tile
+        >>> PendingMove(((1, 0, Tile("red", "square")), (0, 0, Tile("red", "circle"))),
+        ...             MoveCheck(True, 2, None), True).key
+        '0,0,RCi;1,0,RSq'
+        """
+        return ";".join(f"{x},{y},{tile.code}" for x, y, tile in sorted(self.tiles))
+
 
 REREAD_LABELLINGS = 64
 """Labellings of a waiting move tried against the board players confirmed before it."""

@@ -49,6 +49,7 @@ def pending_json(pending: PendingMove | None) -> dict[str, Any] | None:
         "split": None if pending.split is None else {"part": pending.split[0],
                                                      "of": pending.split[1]},
         "reoffered": pending.reoffered,
+        "key": pending.key,
     }
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from webui_support import ROW
 
+from engine.tiles import Tile
+
 
 @pytest.fixture
 def game(table):
@@ -254,3 +256,29 @@ def test_the_camera_actions_refuse_bad_calls_and_lose_nothing(table):
     assert no_camera.status_code == 409 and no_camera.json["reason_code"] == "camera_not_ready"
     after = table.client.get(f"/api/games/{game}/state").json
     assert after["turns"] == before["turns"] and after["players"] == before["players"]
+
+
+def test_a_tap_meant_for_one_move_never_acts_on_the_move_behind_it(table, game):
+    """A double tap on Confirm, or two tablets tapping at once, while the camera has a second
+    move queued: each tap names the move it was drawn for (``pending.key``), so the second
+    is refused and the move behind is never confirmed, set aside or fixed unseen."""
+    games = table.app.extensions["qwirkle_games"]
+    first = [(t["x"], t["y"], Tile(t["colour"], t["shape"])) for t in ROW]
+    games.detected(first, False, (), [])
+    games.detected([(0, 1, Tile("blue", "star"))], False, (), [])
+    key = table.client.get("/api/state").json["pending"]["key"]
+    assert key == "0,0,RSt;1,0,RCi;2,0,RCl"
+    confirmed = table.post(f"/api/games/{game}/pending/confirm", {"shown": key})
+    assert confirmed.status_code == 200 and len(confirmed.json["turns"]) == 1
+    for path, extra in (("pending/confirm", {}), ("pending/dismiss", {}), ("pending/swap", {}),
+                        ("pending", {"tiles": ROW})):
+        again = table.post(f"/api/games/{game}/{path}", {"shown": key, **extra})
+        assert again.status_code == 409, path
+        assert again.json["reason_code"] == "pending_changed" and again.json["error"]
+    now = table.client.get("/api/state").json
+    assert len(now["turns"]) == 1 and now["pending"]["key"] == "0,1,BSt"
+    assert now["ignored"] == []
+    bad = table.post(f"/api/games/{game}/pending/confirm", {"shown": 7})
+    assert bad.status_code == 400 and bad.json["error"]
+    # Without "shown" (a program's call), the move shown is the one acted on.
+    assert len(table.post(f"/api/games/{game}/pending/confirm").json["turns"]) == 2

@@ -84,6 +84,10 @@ async function send(method, path, payload) {
 
 const api = (rest) => `/api/games/${gameId}${rest}`;
 
+// The move a button was drawn for: the server refuses the tap if another move is shown by
+// then (a double tap, a second tablet), rather than confirm a move nobody looked at.
+const shownBy = (button) => ({ shown: button.closest("[data-shown]").dataset.shown });
+
 // --- live updates -------------------------------------------------------------------------
 let refreshing = false;
 let refreshAgain = false;
@@ -322,9 +326,9 @@ function openDialog(id) {
 
 // --- buttons ------------------------------------------------------------------------------
 const actions = {
-  confirm: () => { clearRedo(); return send("POST", api("/pending/confirm")); },
-  dismiss: () => send("POST", api("/pending/dismiss")),
-  swap: () => send("POST", api("/pending/swap")),
+  confirm: (b) => { clearRedo(); return send("POST", api("/pending/confirm"), shownBy(b)); },
+  dismiss: (b) => send("POST", api("/pending/dismiss"), shownBy(b)),
+  swap: (b) => send("POST", api("/pending/swap"), shownBy(b)),
   pass: () => send("POST", api("/turns"), { kind: "pass" }),
   exchange: (b) => {
     document.getElementById("exchange-dialog").close();
@@ -375,9 +379,10 @@ document.addEventListener("click", (event) => {
       drawEditTiles();
     });
   } else if (target.dataset.fix !== undefined && state && state.pending && body.dataset.csrf) {
+    const shown = state.pending.key;  // the move being fixed, should another replace it
     openFix(state.pending.tiles, Number(target.dataset.fix), (tiles) => {
-      if (tiles.length) send("POST", api("/pending"), { tiles: plainTiles(tiles) });
-      else send("POST", api("/pending/dismiss"));
+      if (tiles.length) send("POST", api("/pending"), { tiles: plainTiles(tiles), shown });
+      else send("POST", api("/pending/dismiss"), { shown });
     });
   }
 });
