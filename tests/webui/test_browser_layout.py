@@ -335,6 +335,23 @@ def test_only_legal_choices_and_undo_with_redo(live, open_page):
     expect(page.locator(".turns li[data-turn='2']")).to_contain_text("exchanged 2 tiles")
 
 
+def test_a_double_tap_on_confirm_confirms_the_move_shown_once(live, open_page):
+    """Players in a hurry: the camera has another move queued behind the one shown, and a
+    double tap on Confirm confirms one move; the next is shown, not confirmed unseen."""
+    from playwright.sync_api import expect
+
+    game = live.game()
+    live.games.detected(tiles((2, 1, "BDi")), True, "", [])
+    page = open_page("tablet", f"{live.base}/games/{game}/tablet")
+    expect(page.locator(".turns li")).to_have_count(len(TURNS))
+    page.dblclick("[data-action=confirm]")
+    expect(page.locator(".turns li")).to_have_count(len(TURNS) + 1)
+    expect(page.locator("[data-pending-tiles] [aria-label='blue diamond']")).to_have_count(1)
+    page.wait_for_timeout(500)
+    expect(page.locator("#toast")).to_be_hidden()  # the second tap was not even sent
+    assert len(live.games.get(game).table.turns) == len(TURNS) + 1
+
+
 def test_winner_moment_on_every_screen_and_the_archive(live, open_page):
     from playwright.sync_api import expect
 

@@ -366,11 +366,25 @@ const actions = {
   },
 };
 
+// The action under way: a second tap while it runs (a double tap on Pass) does nothing. A
+// request that hangs frees the buttons after a few seconds all the same.
+let acting = null;
+const ACTING_MS = 5000;
+
+function act(target) {
+  if (acting) return;
+  const mine = {};
+  acting = mine;
+  const release = () => { if (acting === mine) acting = null; };
+  Promise.resolve(actions[target.dataset.action](target)).finally(release);
+  setTimeout(release, ACTING_MS);
+}
+
 document.addEventListener("click", (event) => {
   const target = event.target.closest("[data-action], [data-open], [data-fix], [data-edit-fix]");
   if (!target || target.disabled) return;
   if (target.dataset.action) {
-    actions[target.dataset.action](target);
+    act(target);
   } else if (target.dataset.open) {
     openDialog(target.dataset.open);
   } else if (target.dataset.editFix !== undefined) {
