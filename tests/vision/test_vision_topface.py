@@ -9,7 +9,7 @@ import pytest
 
 from engine.tiles import COLOURS, tile_kinds
 from vision import lattice, topface
-from vision.evaluate.real import align, as_purple, degrade, load_game
+from vision.evaluate.real import align, as_purple, degrade, load_game, oblique_render
 from vision.scan import load_image, locate_tiles, scan_image
 from vision.synth.scene import oblique_view, random_layout, random_style, render_board
 
@@ -134,3 +134,18 @@ def test_a_diagonal_start_seen_from_30_degrees_in_half_light_keeps_every_tile(re
     found = {(t.x, t.y): t.guess.tile for t in scan_image(image, colours).tiles}
     pairs = align(found, truth)
     assert len(found) == len(pairs) == len(truth)
+
+
+def test_small_far_tiles_seen_50_to_60_degrees_from_vertical_are_read_in_every_orientation():
+    """Seen this steeply, the far tiles are small and blurred, and the network's reading of a
+    clover or a diamond there changed with the crop's orientation. Every symbol looks the
+    same turned or mirrored, so an unsure crop is read in all eight orientations: labels
+    right 93.3 % of the tiles found without that, over these ten boards."""
+    found = right = 0
+    for seed in range(10):
+        truth, image = oblique_render(seed, (50, 60))
+        tiles = {(t.x, t.y): t for t in scan_image(image, COLOURS).tiles}
+        pairs = align(tiles, truth)
+        found += len(pairs)
+        right += sum(tiles[f].guess.tile == truth[t] for f, t in pairs.items())
+    assert right >= 0.955 * found

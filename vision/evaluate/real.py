@@ -352,11 +352,12 @@ def _render(seed: int) -> tuple[dict, np.ndarray]:
 
 def _oblique(count: int, from_vertical: tuple[int, int]) -> list[Case]:
     """Boards of 10..60 tiles seen from a phone beside the table (seeds 0..count-1)."""
-    return [(f"oblique {from_vertical}/{seed}", partial(_oblique_render, seed, from_vertical))
+    return [(f"oblique {from_vertical}/{seed}", partial(oblique_render, seed, from_vertical))
             for seed in range(count)]
 
 
-def _oblique_render(seed: int, from_vertical: tuple[int, int]) -> tuple[dict, np.ndarray]:
+def oblique_render(seed: int, from_vertical: tuple[int, int]) -> tuple[dict, np.ndarray]:
+    """One board of ``--oblique`` (the tests read some too): its tiles by cell, its picture."""
     from dataclasses import replace
 
     from vision.synth.scene import oblique_view, random_layout, random_style, render_board
