@@ -161,7 +161,8 @@ def _say_doubt(d: Doubt, tile: str, other: str) -> str:
                      "or a sudden change): more than one turn may have passed.")
         case DoubtKind.REOFFERED:
             return _("These tiles are still on the table but not in the game (after an undo, a "
-                     "removed turn, or a game started over tiles): are they a move?")
+                     "removed turn, a game started over tiles, or a game ended by mistake): are "
+                     "they a move?")
         case DoubtKind.CUT:
             return _("The %(tile)s is cut by the edge of the picture: is it read right?",
                      tile=tile)

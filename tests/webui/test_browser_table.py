@@ -76,6 +76,7 @@ def test_fix_confirm_undo_and_survive_sigkill(browser, servers):
     expect(confirm).to_be_enabled()
     expect(tablet.locator(".pending .score .points")).to_have_text("3")
     confirm.click()
+    expect(tablet.locator(".turns li")).to_have_count(1)
     expect(total(table, 0)).to_have_text("3")  # on the other device, through the stream
 
     # Bob's move: confirm it, then undo it.

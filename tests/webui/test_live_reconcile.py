@@ -187,6 +187,9 @@ def test_an_ended_game_takes_no_more_moves(table, stills):
     t, camera = table
     game = play_move_one(t, camera, stills)
     t.post(f"/api/games/{game}/finish", {"went_out": None})
+    assert state(t)["camera_board"]["agrees"]
+    tablet = t.client.get(f"/games/{game}/tablet").data.decode()
+    assert "data-reconcile" not in tablet  # no empty card where "the table is right" was
     camera.show(stills[2])
     now = state(t)
     assert now["ended"] and now["pending"] is None and len(now["turns"]) == 1
