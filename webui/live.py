@@ -126,6 +126,7 @@ class LiveLoop:
         delay = self.retry_s
         while not self._stop.is_set():
             if self.may_open is not None and not self.may_open():
+                self.games.set_camera("waiting")  # the demo, for a game without turns
                 self._stop.wait(self.retry_s)
                 continue
             self.games.set_camera("connecting")

@@ -9,8 +9,11 @@ import urllib.error
 
 import numpy as np
 import pytest
+from live_support import ScriptedCamera
 from webui_support import ROW, Servers, Table, make_app
 
+from vision.tracker import MoveTracker
+from webui.app import attach_live
 from webui.commands.serve import DEMO_PLAYERS, demo_idle, demo_opener
 
 
@@ -108,3 +111,24 @@ def test_the_demo_starts_again_from_an_empty_table_for_the_players_new_game(tmp_
     assert all(np.array_equal(a.image, b.image) for a, b in zip(again, start, strict=True))
     assert not np.array_equal(later.image, start[0].image)  # the demo's moves lay there
     assert again[0].t > later.t  # the clock runs on
+
+
+def test_the_demo_waiting_for_a_new_game_says_so(tmp_path):
+    """Restarted over a game with turns, the demo does not play into it: every page says it
+    waits for a new game, rather than "Camera: off"."""
+    app = make_app(tmp_path / "games.sqlite3", CAMERA_RETRY_S=0.05)
+    table = Table(app)
+    game = table.new_game()
+    table.place(game, ROW)
+    games = app.extensions["qwirkle_games"]
+    loop = attach_live(app, ScriptedCamera(), lambda colours: MoveTracker(colours=colours),
+                       may_open=lambda: demo_idle(games))
+    try:
+        deadline = time.monotonic() + 10
+        while games.camera["state"] != "waiting":
+            assert time.monotonic() < deadline, games.camera
+            time.sleep(0.02)
+        page = table.client.get(f"/games/{game}/tablet").data.decode()
+        assert "the demo plays again when a new game starts" in page
+    finally:
+        loop.stop(timeout=1.0)
