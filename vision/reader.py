@@ -48,17 +48,17 @@ class PositionReader:
         """Board cells to picture pixels at the last position read (for the next
         registration, and for drawing the preview)."""
 
-    def read(self, image: np.ndarray, board: Board, adapter: SetAdapter | None = None,
-             lasting: Collection[Cell] | None = None) -> Position | None:
+    def read(self, image: np.ndarray, board: Board, lasting: Collection[Cell],
+             adapter: SetAdapter | None = None) -> Position | None:
         """The picture's tiles on ``board``'s cells; None when the scan did not find enough
-        of the ``lasting`` tiles (by default all of the board's) to say where it lies (a
-        hand over it, a blurred frame). Tiles of moves still waiting are not lasting: players
-        may take them all back, a game started over tiles by clearing the table."""
+        of the ``lasting`` tiles of the board to say where it lies (a hand over it, a blurred
+        frame). Tiles of moves still waiting are not lasting: players may take them all back,
+        a game started over tiles by clearing the table."""
         scan = scan_image(image, colours=self.colours, adapter=adapter)
         lattice = scan.lattice
         reg = register(board, scan.tiles, None if lattice is None else lattice.homography,
                        self.homography)
-        known = set(board) if lasting is None else set(lasting)
+        known = set(lasting)
         if len(known) >= 4 and len(known & set(reg.seen)) < MIN_SEEN_SHARE * len(known):
             return None
         if reg.homography is not None:

@@ -185,8 +185,8 @@ class MoveTracker:
         return []
 
     def _read(self, frame: Frame) -> Position | None:
-        return self._reader.read(frame.image, self.board, self.adapter,
-                                 set(self.board) - self._removable)
+        return self._reader.read(frame.image, self.board, set(self.board) - self._removable,
+                                 self.adapter)
 
     def _explaining(self, position: Position | None, frame: Frame) -> Footprint | None:
         """Where the tiles of a position the gate doubts lie, if they can explain its change:

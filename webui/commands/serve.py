@@ -116,16 +116,16 @@ def demo_opener(games: Games, colours: tuple[str, ...]) -> Callable[[], FrameSou
     def open_demo() -> FrameSource:
         from vision.demo import DemoSource  # the renderer loads only for the demo
 
-        current = games.current_id()
-        if current is None or games.get(current).table.ended:
-            current = games.create(DEMO_PLAYERS, colours).row.id
-        playing_for: list[int | None] = [current]
+        playing_for = games.current_id()
+        if playing_for is None or games.get(playing_for).table.ended:
+            playing_for = games.create(DEMO_PLAYERS, colours).row.id
 
         def new_game() -> bool:
+            nonlocal playing_for
             now = games.current_id()
-            if now == playing_for[0] or not demo_idle(games):
+            if now == playing_for or not demo_idle(games):
                 return False
-            playing_for[0] = now
+            playing_for = now
             return True
 
         return DemoSource(seed=1, realtime=True, clear=new_game)
