@@ -216,8 +216,8 @@ def _pooled_spread(scatter: float, freedom: float, default: float) -> float:
     return (scatter + PRIOR_EXAMPLES * default) / (freedom + PRIOR_EXAMPLES)
 
 
-def frame_consensus(features: np.ndarray, colour_p: np.ndarray,
-                    tile_p: np.ndarray) -> np.ndarray:
+def frame_consensus(features: np.ndarray, colour_p: np.ndarray, tile_p: np.ndarray,
+                    names: Sequence[str]) -> np.ndarray:
     """The colour probabilities (N, K) of one frame's crops, nudged towards their frame-mates.
 
     Tiles of one colour in one photo share a printing and a light, so their symbols' colours
@@ -229,11 +229,14 @@ def frame_consensus(features: np.ndarray, colour_p: np.ndarray,
     all); each crop is pulled towards the prototypes it lies near, in hue (:func:`_hue`), in
     units of the frame's spread round them. A colour no tile reads best has no prototype and
     is left to the network: a frame-mate's doubt is no evidence of a colour (three oranges
-    with a little red in each are not two colours).
+    with a little red in each are not two colours). But first, a colour read for two groups
+    that stand clearly apart is split (:func:`split_shared`), so that each gets its prototype.
+    ``names`` are the colours of ``colour_p``'s columns.
     """
     tiles = tile_p >= 0.5
     if not tiles.any():
         return colour_p
+    colour_p = split_shared(features, colour_p, tiles, names)
     colour = _hue(features)
     best = colour_p.argmax(axis=1)
     weight = np.zeros_like(colour_p)
@@ -248,6 +251,123 @@ def frame_consensus(features: np.ndarray, colour_p: np.ndarray,
     terms = np.where(present, -FRAME_STRENGTH * distance / spread, -np.inf)
     terms = np.where(present, terms, terms.max(axis=1, keepdims=True))
     return _blend(colour_p, np.maximum(terms - terms.max(axis=1, keepdims=True), -FRAME_MOST))
+
+
+SPLIT_GAP = 8.0
+"""Least distance (in :func:`_hue` units, a coloured symbol's hue being 30 long) between two
+groups of tiles read as one colour for them to be taken as two colours."""
+
+SPLIT_SHARPNESS = 5.0
+"""... and that distance in units of the groups' own spread round their means (at least
+SPLIT_FLOOR): one printing under one light gives tight groups, a light falling off across the
+table a smear."""
+
+SPLIT_FLOOR = 1.0
+
+SPLIT_LEAN = 1.0
+"""Log-probability by which the network must lean further to the other colour for the group
+that moves than for the tiles that stay ..."""
+
+SPLIT_LEAST = 0.1
+"""... and the least mean probability it gives that colour over the group: at webcam size a
+JPEG's coarse colour can make two reds look purple, which the network doubts at 0.07."""
+
+HUE_ANGLES = {"red": 23.0, "orange": 43.0, "yellow": 97.0, "green": 142.0, "blue": -88.0,
+              "purple": -43.0}
+"""Where each colour's symbols lie round the circle of hues (degrees in CIELAB's a*, b*
+plane, as :func:`_hue` measures them): red to blue measured on the real set's 36 tight crops
+(within 3 degrees of these), purple on the rendered standard set. Only the order round the
+circle is used. White, a grey, has no place on it."""
+
+
+def split_shared(features: np.ndarray, colour_p: np.ndarray, tiles: np.ndarray,
+                 names: Sequence[str]) -> np.ndarray:
+    """The colour probabilities (N, K) with a colour read for two distinct groups split.
+
+    An older printing's teal green is read blue with its sky blue tiles, often every one of
+    them in a photo: the frame's consensus then has no green to pull towards, and its blue
+    prototype lies between the two. But the two groups' hues (:func:`_hue` of the crops'
+    ``features``) stand clearly apart, each tight, and the network leans to green for the
+    teal ones more than for the others. Such a group takes the colour it leans to: its
+    probabilities of the two are exchanged. It must lie from the others the way round the
+    circle of hues that the colour it takes lies from theirs (:data:`HUE_ANGLES`; white,
+    a grey, takes no part), and where that colour has tiles in the frame, look more like
+    them than like the tiles it leaves. A lone tile apart from its colour-mates (a glint, a
+    shadow) is not a group: both groups need two tiles. ``tiles`` marks the crops that are
+    tiles; ``names`` are the colours of the columns.
+    """
+    colour = _hue(features)
+    best = colour_p.argmax(axis=1)
+    lean_all = np.log(np.maximum(colour_p, 1e-12))
+    out = colour_p.copy()
+    for c in np.unique(best[tiles]):
+        members = np.flatnonzero(tiles & (best == c))
+        halves = _two_groups(colour[members]) if names[c] in HUE_ANGLES else None
+        if halves is None:
+            continue
+        lean = lean_all[members] - lean_all[members, c][:, None]
+        for group, rest in (halves, halves[::-1]):
+            gain = lean[group].mean(axis=0) - lean[rest].mean(axis=0)
+            gain[[k for k, name in enumerate(names) if k == c or name not in HUE_ANGLES]] = -np.inf
+            n = int(gain.argmax())
+            owners = np.flatnonzero(tiles & (best == n))
+            moving, staying = colour[members[group]], colour[members[rest]]
+            if (gain[n] < SPLIT_LEAN or colour_p[members[group], n].mean() < SPLIT_LEAST
+                    or not _turns_towards(moving, staying, names[c], names[n])
+                    or (len(owners) and not _nearer(moving, colour[owners], staying))):
+                continue
+            moved = members[group]
+            out[moved, c], out[moved, n] = colour_p[moved, n], colour_p[moved, c]
+            break
+    return out
+
+
+def _two_groups(hues: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The best split of hues (M, 2) into two groups of two or more along their widest
+    direction, as index arrays, when each group is tight and they stand apart (SPLIT_GAP,
+    SPLIT_SHARPNESS); None otherwise."""
+    m = len(hues)
+    if m < 4:
+        return None
+    centred = hues - hues.mean(axis=0)
+    order = np.argsort(centred @ np.linalg.svd(centred, full_matrices=False)[2][0],
+                       kind="stable")
+    ranked = hues[order]
+    sums, squares = np.cumsum(ranked, axis=0), np.cumsum((ranked ** 2).sum(axis=1))
+    left = np.arange(1, m)
+    scatter = (squares[:-1] - (sums[:-1] ** 2).sum(axis=1) / left
+               + (squares[-1] - squares[:-1])
+               - ((sums[-1] - sums[:-1]) ** 2).sum(axis=1) / (m - left))
+    k = int(scatter[1:-1].argmin()) + 2
+    groups = ranked[:k], ranked[k:]
+    gap = float(np.linalg.norm(groups[0].mean(axis=0) - groups[1].mean(axis=0)))
+    spread = max(SPLIT_FLOOR, *(float(np.sqrt(((g - g.mean(axis=0)) ** 2).sum(axis=1).sum()
+                                                / (2 * (len(g) - 1)))) for g in groups))
+    if gap < SPLIT_GAP or gap < SPLIT_SHARPNESS * spread:
+        return None
+    return order[:k], order[k:]
+
+
+def _turns_towards(moving: np.ndarray, staying: np.ndarray, was: str, becomes: str) -> bool:
+    """Whether the moving hues lie from the staying ones the way round that ``becomes`` lies
+    from ``was`` (:data:`HUE_ANGLES`)."""
+    def angle(hues: np.ndarray) -> float:
+        x, y = hues.mean(axis=0)
+        return float(np.degrees(np.arctan2(y, x)))
+
+    def turn(degrees: float) -> float:
+        return (degrees + 180.0) % 360.0 - 180.0
+
+    return turn(angle(moving) - angle(staying)) * turn(HUE_ANGLES[becomes] - HUE_ANGLES[was]) > 0
+
+
+def _nearer(group: np.ndarray, owners: np.ndarray, rest: np.ndarray) -> bool:
+    """Whether the group's mean hue lies clearly nearer the owners' than the rest's (within
+    half the distance: a tile that stands apart from its colour-mates, under a shadow or a
+    glint, may lie about as far from another colour)."""
+    middle = group.mean(axis=0)
+    return bool(np.linalg.norm(middle - owners.mean(axis=0))
+                < 0.5 * np.linalg.norm(middle - rest.mean(axis=0)))
 
 
 HUE_RADIUS = 30.0

@@ -77,6 +77,10 @@ PERPENDICULAR_SPREAD = 40.0
 FEW_SYMBOLS = 6
 """Below this many symbols the axes are taken as nearly perpendicular (a first move or two)."""
 
+FAINT_EDGES = 1.7
+"""Below this ratio of the strongest edge direction's weight to the mean, the tiles' sides
+hardly show, and the axes are taken as nearly perpendicular too."""
+
 
 def axis_directions(work: Work, points: np.ndarray, extents: np.ndarray) -> np.ndarray:
     """Unit vectors (2, 2) of the lattice's x and y axes in the image, from tile-body edges.
@@ -85,6 +89,38 @@ def axis_directions(work: Work, points: np.ndarray, extents: np.ndarray) -> np.n
     symbol itself: the tile's outline. Their gradient directions, folded to 0..180 degrees,
     form two peaks (not quite 90 degrees apart under perspective), one per lattice axis.
     """
+    smooth = _edge_weights(work, points, extents)
+    if smooth is None:
+        return np.eye(2)
+    first = int(np.argmax(smooth))
+    apart = np.abs((np.arange(180) - first + 90) % 180 - 90)
+    # The second axis is looked for away from the first. On a few small tiles the edges of
+    # diamond symbols, at 45 degrees, can outweigh the tiles' own, so there a right angle is
+    # preferred; a board seen obliquely bends it too far for that to hold everywhere. So it
+    # is where the tiles' sides hardly show at all (near-black tiles on a near-black cloth:
+    # the second axis was taken 28 degrees off a right angle, in a view from overhead).
+    square = (np.exp(-(((apart - 90) / PERPENDICULAR_SPREAD) ** 2))
+              if len(points) < FEW_SYMBOLS or _faint(smooth) else 1.0)
+    second = int(np.argmax(np.where(apart >= 35, smooth * square, -1.0)))
+    # an edge's direction is perpendicular to its gradient
+    axes = [np.array([-np.sin(np.radians(a)), np.cos(np.radians(a))]) for a in (first, second)]
+    return _orient(np.array(axes))
+
+
+def sides_faint(work: Work, points: np.ndarray, extents: np.ndarray) -> bool:
+    """Whether the tiles' sides hardly show (:data:`FAINT_EDGES`): the axes
+    :func:`axis_directions` found may then be other lines, such as the tiles' diagonals."""
+    smooth = _edge_weights(work, points, extents)
+    return smooth is None or _faint(smooth)
+
+
+def _faint(smooth: np.ndarray) -> bool:
+    return bool(smooth.max() < FAINT_EDGES * smooth.mean())
+
+
+def _edge_weights(work: Work, points: np.ndarray, extents: np.ndarray) -> np.ndarray | None:
+    """The weight of the tiles' outline edges in each gradient direction (180 one-degree
+    bins, smoothed over 9), or None where there are none (see :func:`axis_directions`)."""
     # only the tiles' bounding box (and a margin for the filters) is looked at
     h, w = work.dark.shape
     reach = 1.05 * extents + 6
@@ -109,19 +145,14 @@ def axis_directions(work: Work, points: np.ndarray, extents: np.ndarray) -> np.n
     np.add(angle, 180.0, out=angle, where=angle < 0)
     hist = np.bincount(angle.astype(int) % 180, weights=mag, minlength=180)
     if hist.sum() <= 0:
-        return np.eye(2)
-    smooth = np.convolve(np.concatenate([hist[-4:], hist, hist[:4]]), np.ones(9) / 9, "valid")
-    first = int(np.argmax(smooth))
-    apart = np.abs((np.arange(180) - first + 90) % 180 - 90)
-    # The second axis is looked for away from the first. On a few small tiles the edges of
-    # diamond symbols, at 45 degrees, can outweigh the tiles' own, so there a right angle is
-    # preferred; a board seen obliquely bends it too far for that to hold everywhere.
-    square = (np.exp(-(((apart - 90) / PERPENDICULAR_SPREAD) ** 2))
-              if len(points) < FEW_SYMBOLS else 1.0)
-    second = int(np.argmax(np.where(apart >= 35, smooth * square, -1.0)))
-    # an edge's direction is perpendicular to its gradient
-    axes = [np.array([-np.sin(np.radians(a)), np.cos(np.radians(a))]) for a in (first, second)]
-    return _orient(np.array(axes))
+        return None
+    return np.convolve(np.concatenate([hist[-4:], hist, hist[:4]]), np.ones(9) / 9, "valid")
+
+
+def diagonals(axes: np.ndarray) -> np.ndarray:
+    """The two diagonals of ``axes`` (2, 2), as axes: turned by 45 degrees."""
+    x, y = axes
+    return _orient(np.array([(x + y) / np.linalg.norm(x + y), (y - x) / np.linalg.norm(y - x)]))
 
 
 def _orient(axes: np.ndarray) -> np.ndarray:

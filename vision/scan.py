@@ -150,9 +150,10 @@ def locate_tiles(image: np.ndarray) -> Located:
     first = lattice.sketch(points, extents, axes)
     squares = np.zeros((0, 2))
     grid = None if _apart(points, extents) else lattice.assign_cells(first, squares)
-    if grid is None or not grid.linked:
+    if grid is None or not grid.linked or _checkered(grid):
         squares = detect.find_squares(work, symbols, float(np.median(extents)) / SYMBOL_SIDE)
         grid = lattice.assign_cells(first, squares)
+    axes, grid = _square_on(work, symbols, axes, squares, grid)
     fitting = _symbol_sized(symbols, grid)
     if not fitting.all() and fitting.any():  # dropped: one point less hardly moves the fit
         symbols = [s for s, ok in zip(symbols, fitting, strict=True) if ok]
@@ -174,7 +175,7 @@ def locate_tiles(image: np.ndarray) -> Located:
         symbols = [s for s, off in zip(symbols, apart, strict=True) if not off]
         points = np.array([s.center for s in symbols])
         axes = lattice.axis_directions(work, points, np.array([s.extent for s in symbols]))
-        grid = _fit(symbols, axes, squares)
+        axes, grid = _square_on(work, symbols, axes, squares, _fit(symbols, axes, squares))
     points = np.array([s.center for s in symbols])[grid.keep]
     homography = _to_photo(work) @ grid.homography
     cells = grid.cells[grid.keep]
@@ -270,6 +271,39 @@ board a cell off left 0.38 (game 204's 18th photo of `python -m vision.evaluate.
 def _misfit(grid: lattice.Grid, points: np.ndarray) -> float:
     """The largest distance of a kept point from its cell's centre, in cells along an axis."""
     return float(np.abs(grid.to_cells(points) - grid.cells)[grid.keep].max(initial=0.0))
+
+
+CHECKERED_TILES = 4
+"""Tiles on a lattice before "none of them touches another side to side" means its axes may
+run along the tiles' diagonals."""
+
+
+def _checkered(grid: lattice.Grid) -> bool:
+    """Whether every tile's cell has the same parity (x + y): no two tiles share a side."""
+    cells = grid.cells[grid.keep]
+    return len(cells) >= CHECKERED_TILES and len(np.unique(cells.sum(axis=1) % 2)) == 1
+
+
+def _square_on(work: detect.Work, symbols: list[detect.Symbol], axes: np.ndarray,
+               squares: np.ndarray, grid: lattice.Grid) -> tuple[np.ndarray, lattice.Grid]:
+    """The axes and the lattice, turned by 45 degrees when they ran along the diagonals.
+
+    On small tiles in warm light on a dark table, the tiles' sides hardly show, and the edges
+    of diamond symbols and of a board's staircase of tiles can outweigh them in
+    :func:`lattice.axis_directions`. A lattice along the diagonals, 1/sqrt(2) as fine, then
+    explains every symbol, with each tile on a cell of one colour of a checkerboard. But a
+    board's tiles touch side to side (a line has no gaps), so where four or more tiles none
+    of which does so lie on a lattice from faint sides, it is turned. Not where the sides show
+    clearly, nor on a printed board (``squares``, as many as :data:`lattice.MIN_SQUARES`; a
+    wooden table shows a few): the board game starts with tiles on diagonals.
+    """
+    if len(squares) >= lattice.MIN_SQUARES or not _checkered(grid):
+        return axes, grid
+    points = np.array([s.center for s in symbols])
+    if not lattice.sides_faint(work, points, np.array([s.extent for s in symbols])):
+        return axes, grid
+    turned = lattice.diagonals(axes)
+    return turned, _fit(symbols, turned, squares)
 
 
 def _fit(symbols: list[detect.Symbol], axes: np.ndarray, squares: np.ndarray) -> lattice.Grid:

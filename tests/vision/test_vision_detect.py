@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
+from engine.tiles import Tile
 from vision import detect, lattice
 from vision.evaluate.real import align, degrade, load_game
 
@@ -150,6 +151,16 @@ def test_alignment_finds_the_symmetry_and_shift():
     turned = {(-y + 5, x - 3) for x, y in truth}  # a quarter turn and a shift
     assert len(align(turned, truth)) == 4
     assert len(align({(0, 0), (5, 5)}, truth)) == 1
+
+
+def test_a_line_read_the_other_way_round_is_aligned_by_its_labels():
+    # the same three cells either way round: only the labels tell which end is which
+    red, blue, green = (Tile("red", "circle"), Tile("blue", "circle"), Tile("green", "circle"))
+    truth = {(0, 0): red, (1, 0): blue, (2, 0): green}
+    found = {(7, 3): green, (8, 3): blue, (9, 3): red}
+    pairs = align(found, truth)
+    assert len(pairs) == 3 and all(found[f] == truth[t] for f, t in pairs.items())
+    assert len(align(set(found), set(truth))) == 3  # cells alone: any of the two
 
 
 @pytest.mark.real

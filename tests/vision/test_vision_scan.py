@@ -166,3 +166,23 @@ def test_a_lattice_bent_by_a_branch_placed_a_cell_off_is_fitted_again():
     pairs = align(read, truth)
     assert len(read) == len(truth) == len(pairs) == 37
     assert all(read[f] == truth[t] for f, t in pairs.items())
+
+
+@pytest.mark.parametrize("seed,tiles", [(109, 40), (100, 55)], ids=["diagonals", "faint"])
+def test_a_lattice_is_fitted_along_the_tiles_sides_where_they_hardly_show(seed, tiles):
+    """Rendered boards of ``--synthetic``. Board 109: 40 tiles of 28 px on dark wood under a
+    warm lamp. The edges of its diamonds and of its staircase of tiles outweighed the tiles'
+    sides, and a lattice along the diagonals, 1/sqrt(2) as fine, placed every tile on a cell
+    of one colour of a checkerboard: 28 tiles found, none labelled right. A board's tiles
+    touch side to side, so such a lattice is turned by 45 degrees. Board 100: 55 near-black
+    tiles on a near-black cloth, seen from overhead. Their sides hardly showed, and the second
+    axis was taken 28 degrees off a right angle: 37 tiles placed right, 13 labelled right.
+    Where the sides hardly show, the axes are taken as nearly perpendicular."""
+    rng = np.random.default_rng(seed)
+    render = render_board(random_layout(rng, int(rng.integers(3, 71)), COLOURS), rng)
+    result = scan_image(render.image, COLOURS)
+    found = {(t.x, t.y): t.guess.tile for t in result.tiles}
+    truth = {(x, y): tile for x, y, tile in render.tiles}
+    pairs = align(found, truth)
+    assert len(found) == len(truth) == len(pairs) == tiles
+    assert all(found[f] == truth[t] for f, t in pairs.items())

@@ -39,17 +39,17 @@ def test_a_profile_from_a_photo_of_the_36_kinds_fixes_the_reads_of_an_older_set(
     out = capsys.readouterr().out
     assert "the 36 kinds found" in out and "of them right" in out and profile.is_file()
 
-    # a layout the network misreads even with its frame's consensus (a photo of mostly
-    # teal greens and sky blues)
-    rng = np.random.default_rng(2001)
-    layout = random_layout(rng, 30, COLOURS)
+    # a layout the network misreads even with its frame's consensus: twelve tiles, as early
+    # in a game, too few of a colour for the frame to tell teal greens from sky blues
+    rng = np.random.default_rng(2006)
+    layout = random_layout(rng, 12, COLOURS)
     table = _photo(tmp_path, "table.png", layout, View(elevation=75, pitch_px=45))
     truth = {(x, y): t for x, y, t in layout}
     assert main(["scan", table, "--json"]) == 0
     alone = _right(capsys.readouterr().out, truth)
     assert main(["scan", table, "--json", "--set", str(profile)]) == 0
     adapted = _right(capsys.readouterr().out, truth)
-    assert alone <= 27 and adapted == 30
+    assert alone <= 10 and adapted == 12
 
 
 def test_a_photo_without_a_full_block_is_refused(tmp_path, capsys):

@@ -257,7 +257,7 @@ def classify_crops(crops: np.ndarray, colours: Sequence[str] = COLOURS,
     if adapter is not None:
         shape_p, colour_p = adapter.adjust(features, shape_p, colour_p, names)
     tile_p = _sigmoid(tile_logit)
-    colour_p = frame_consensus(features, colour_p, tile_p)
+    colour_p = frame_consensus(features, colour_p, tile_p, names)
     colour_idx = resolve_colours(colour_p)
     kinds = tile_kinds(tuple(names))  # index: colour * 6 + shape
     joint = (colour_p[:, :, None] * shape_p[:, None, :]).reshape(len(crops), -1)

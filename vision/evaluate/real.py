@@ -88,22 +88,35 @@ def align(found: Iterable[Cell], truth: Iterable[Cell]) -> dict[Cell, Cell]:
     """Map found cells onto truth cells by the symmetry and shift that match the most.
 
     Every pair of (found, truth) cells proposes a shift for each symmetry; the proposal with
-    the most coincidences wins. Returns found cell -> truth cell for the cells that coincide.
+    the most coincidences wins. Where both are given as mappings of cells to labels, a tie is
+    broken by the most equal labels: a straight line of tiles, read the other way round,
+    covers the same cells. Returns found cell -> truth cell for the cells that coincide.
     """
-    found, truth = list(found), set(truth)
+    labels = (found, truth) if isinstance(found, Mapping) and isinstance(truth, Mapping) else None
+    cells, targets = list(found), set(truth)
     best: dict[Cell, Cell] = {}
+    best_key = (0, 0)
     for a, b, c, d in SYMMETRIES:
-        turned = [(a * x + b * y, c * x + d * y) for x, y in found]
-        shifts = Counter((tx - ux, ty - uy) for ux, uy in turned for tx, ty in truth)
+        turned = [(a * x + b * y, c * x + d * y) for x, y in cells]
+        shifts = Counter((tx - ux, ty - uy) for ux, uy in turned for tx, ty in targets)
         for (sx, sy), votes in shifts.most_common(3):
-            if votes <= len(best):
+            if votes < best_key[0] or (votes == best_key[0] and labels is None):
                 break
-            best = {
+            pairs = {
                 cell: (ux + sx, uy + sy)
-                for cell, (ux, uy) in zip(found, turned, strict=True)
-                if (ux + sx, uy + sy) in truth
+                for cell, (ux, uy) in zip(cells, turned, strict=True)
+                if (ux + sx, uy + sy) in targets
             }
+            key = (len(pairs), _same_labels(pairs, labels) if labels else 0)
+            if key > best_key:
+                best, best_key = pairs, key
     return best
+
+
+def _same_labels(pairs: Mapping[Cell, Cell], labels: tuple[Mapping, Mapping]) -> int:
+    """How many aligned cells carry equal labels (None, unknown, equals nothing)."""
+    found, truth = labels
+    return sum(1 for f, t in pairs.items() if found[f] is not None and found[f] == truth[t])
 
 
 @dataclass
