@@ -23,6 +23,15 @@ def test_evaluate_real_scores_rendered_boards_without_the_photos(capsys):
     assert rows[0] == "== variant: original" and rows[-1].startswith("all ")
 
 
+def test_evaluate_real_scores_the_boards_from_the_first_seed_asked(capsys):
+    assert real.main(["--synthetic", "2", "--first-seed", "27", "--games", "none",
+                      "--verbose"]) == 0
+    out = capsys.readouterr().out
+    # board 27 (three tiles under glare, one found) is the imperfect one; 0 and 1 are not run
+    assert "synthetic/27:" in out and "synthetic/0:" not in out
+    assert next(r for r in out.splitlines() if r.startswith("all ")).split()[1] == "2"
+
+
 def test_every_evaluation_and_benchmark_runs_with_python_m():
     modules = ["engine.bench", "vision.bench.scan", "vision.bench.classifier", "vision.bench.live",
                "vision.evaluate.real", "vision.evaluate.replay", "vision.evaluate.sets",

@@ -9,6 +9,7 @@ tiles of the board games have no labels and count for detection only.
                                                                  # purple set, and combinations
     .venv/bin/python -m vision.evaluate.real --geometry --check  # cells only, no classifier
     .venv/bin/python -m vision.evaluate.real --synthetic 40      # also 40 rendered boards
+    .venv/bin/python -m vision.evaluate.real --synthetic 200 --first-seed 160 --games none
     .venv/bin/python -m vision.evaluate.real --oblique 10 --games none   # 30-60 deg oblique
 
 --check exits with status 1 when recall, precision or label accuracy is below 99.5 % overall
@@ -306,11 +307,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true",
                         help=f"exit 1 when a figure is below {TARGET:.1%}".replace("%", "%%"))
     parser.add_argument("--synthetic", type=int, default=0, metavar="N",
-                        help="also score N boards rendered by vision.synth (seeds 0..N-1; "
+                        help="also score N boards rendered by vision.synth (seeds S..S+N-1; "
                         "random views, tables, light and glare; the default colours)")
     parser.add_argument("--oblique", type=int, default=0, metavar="N",
                         help="also score N boards rendered from 30-60 degrees from vertical, "
-                        "tiles' sides in view, 600-1600 px (seeds 0..N-1; no glare)")
+                        "tiles' sides in view, 600-1600 px (seeds S..S+N-1; no glare)")
+    parser.add_argument("--first-seed", type=int, default=0, metavar="S",
+                        help="first seed of the rendered boards (default 0; boards looked at "
+                        "while tuning lie below 160)")
     parser.add_argument("--verbose", action="store_true", help="one line per imperfect photo")
     args = parser.parse_args(argv)
 
@@ -319,9 +323,10 @@ def main(argv: list[str] | None = None) -> int:
         folders = [f for f in folders if f.name in args.games]
     games = [(f.name, game_colours(f), _photos(f)) for f in folders]
     if args.synthetic:
-        games.append(("synthetic", COLOURS, _renders(args.synthetic)))
+        games.append(("synthetic", COLOURS, _renders(args.synthetic, args.first_seed)))
     if args.oblique:
-        games += [(f"oblique {low}-{low + 10}", COLOURS, _oblique(args.oblique, (low, low + 10)))
+        games += [(f"oblique {low}-{low + 10}", COLOURS,
+                   _oblique(args.oblique, (low, low + 10), args.first_seed))
                   for low in (30, 40, 50)]
     if not games:
         print(f"no game folders with game.json under {args.data}", file=sys.stderr)
@@ -350,9 +355,9 @@ def _photo(photo: Photo) -> tuple[dict, np.ndarray]:
     return photo.truth, load_image(photo.path)
 
 
-def _renders(count: int) -> list[Case]:
-    """Boards of 3..70 tiles rendered with random settings (seeds 0..count-1)."""
-    return [(f"synthetic/{seed}", partial(_render, seed)) for seed in range(count)]
+def _renders(count: int, first: int = 0) -> list[Case]:
+    """Boards of 3..70 tiles rendered with random settings (seeds first..first+count-1)."""
+    return [(f"synthetic/{seed}", partial(_render, seed)) for seed in range(first, first + count)]
 
 
 def _render(seed: int) -> tuple[dict, np.ndarray]:
@@ -363,10 +368,10 @@ def _render(seed: int) -> tuple[dict, np.ndarray]:
     return {(x, y): tile for x, y, tile in render.tiles}, render.image
 
 
-def _oblique(count: int, from_vertical: tuple[int, int]) -> list[Case]:
-    """Boards of 10..60 tiles seen from a phone beside the table (seeds 0..count-1)."""
+def _oblique(count: int, from_vertical: tuple[int, int], first: int = 0) -> list[Case]:
+    """Boards of 10..60 tiles seen from a phone beside the table (seeds first..first+count-1)."""
     return [(f"oblique {from_vertical}/{seed}", partial(oblique_render, seed, from_vertical))
-            for seed in range(count)]
+            for seed in range(first, first + count)]
 
 
 def oblique_render(seed: int, from_vertical: tuple[int, int]) -> tuple[dict, np.ndarray]:
