@@ -299,16 +299,17 @@ def split_shared(features: np.ndarray, colour_p: np.ndarray, tiles: np.ndarray,
     colour = _hue(features)
     best = colour_p.argmax(axis=1)
     lean_all = np.log(np.maximum(colour_p, 1e-12))
+    greys = [k for k, name in enumerate(names) if name not in HUE_ANGLES]
     out = colour_p.copy()
     for c in np.unique(best[tiles]):
         members = np.flatnonzero(tiles & (best == c))
-        halves = _two_groups(colour[members]) if names[c] in HUE_ANGLES else None
+        halves = None if c in greys else _two_groups(colour[members])
         if halves is None:
             continue
         lean = lean_all[members] - lean_all[members, c][:, None]
         for group, rest in (halves, halves[::-1]):
             gain = lean[group].mean(axis=0) - lean[rest].mean(axis=0)
-            gain[[k for k, name in enumerate(names) if k == c or name not in HUE_ANGLES]] = -np.inf
+            gain[[c, *greys]] = -np.inf
             n = int(gain.argmax())
             owners = np.flatnonzero(tiles & (best == n))
             moving, staying = colour[members[group]], colour[members[rest]]
@@ -341,7 +342,7 @@ def _two_groups(hues: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     k = int(scatter[1:-1].argmin()) + 2
     groups = ranked[:k], ranked[k:]
     gap = float(np.linalg.norm(groups[0].mean(axis=0) - groups[1].mean(axis=0)))
-    spread = max(SPLIT_FLOOR, *(float(np.sqrt(((g - g.mean(axis=0)) ** 2).sum(axis=1).sum()
+    spread = max(SPLIT_FLOOR, *(float(np.sqrt(((g - g.mean(axis=0)) ** 2).sum()
                                                 / (2 * (len(g) - 1)))) for g in groups))
     if gap < SPLIT_GAP or gap < SPLIT_SHARPNESS * spread:
         return None

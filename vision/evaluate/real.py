@@ -355,7 +355,7 @@ def _photo(photo: Photo) -> tuple[dict, np.ndarray]:
     return photo.truth, load_image(photo.path)
 
 
-def _renders(count: int, first: int = 0) -> list[Case]:
+def _renders(count: int, first: int) -> list[Case]:
     """Boards of 3..70 tiles rendered with random settings (seeds first..first+count-1)."""
     return [(f"synthetic/{seed}", partial(_render, seed)) for seed in range(first, first + count)]
 
@@ -368,7 +368,7 @@ def _render(seed: int) -> tuple[dict, np.ndarray]:
     return {(x, y): tile for x, y, tile in render.tiles}, render.image
 
 
-def _oblique(count: int, from_vertical: tuple[int, int], first: int = 0) -> list[Case]:
+def _oblique(count: int, from_vertical: tuple[int, int], first: int) -> list[Case]:
     """Boards of 10..60 tiles seen from a phone beside the table (seeds first..first+count-1)."""
     return [(f"oblique {from_vertical}/{seed}", partial(oblique_render, seed, from_vertical))
             for seed in range(first, first + count)]
