@@ -254,23 +254,27 @@ def _enclosed(dark: np.ndarray, max_extent: float, ring: tuple[np.ndarray, float
                                      strict=True)]
 
 
-def _holes(mask: np.ndarray, min_side: float,
-           max_side: float) -> tuple[np.ndarray, list[np.ndarray]]:
+def _holes(mask: np.ndarray, min_side: float, max_side: float,
+           every_point: bool = True) -> tuple[np.ndarray, list[np.ndarray]]:
     """Regions of 0 completely enclosed by 1s in ``mask``: rows (cx, cy, w, h, area, box x,
     box y), and each one's outline (points, x and y).
 
     Contour tracing gives the holes directly (4-connected background inside 8-connected
     foreground, the image border counting as open; a contour with a parent is a hole),
     several times faster than labelling every region. Only holes whose box side lies in
-    [min_side, max_side] are measured.
+    [min_side, max_side] are measured. Without ``every_point`` an outline keeps only its
+    corners: the same polygon, so the same rows, and half the cost on a mask of thousands of
+    specks (a printed board's lines), but too few points to measure a ring along.
     """
-    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+    chain = cv2.CHAIN_APPROX_NONE if every_point else cv2.CHAIN_APPROX_SIMPLE
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, chain)
     if hierarchy is None:
         return np.zeros((0, 7)), []
-    # a hole's outline has at least twice its box's longer side in points: most specks go here
-    length = np.fromiter(map(len, contours), int, len(contours))
-    boxes = [(contours[i], cv2.boundingRect(contours[i])) for i in map(int, np.flatnonzero(
-        (hierarchy[0][:, 3] >= 0) & (length >= 2 * min_side - 2)))]
+    hole = hierarchy[0][:, 3] >= 0
+    if every_point:  # an outline has at least twice its box's longer side in points: most
+        # specks go here, before their boxes are measured
+        hole &= np.fromiter(map(len, contours), int, len(contours)) >= 2 * min_side - 2
+    boxes = [(contours[i], cv2.boundingRect(contours[i])) for i in map(int, np.flatnonzero(hole))]
     boxes = [(c, box) for c, box in boxes if min_side <= max(box[2:]) <= max_side]
     if len(boxes) > MAX_HOLES:  # no table looks like this: only the largest are measured
         boxes = sorted(boxes, key=lambda item: -item[1][2] * item[1][3])[:MAX_HOLES]
@@ -624,7 +628,8 @@ def find_squares(work: Work, symbols: list[Symbol], pitch: float) -> np.ndarray:
     block = max(3, int(pitch / 2) | 1)
     line = cv2.adaptiveThreshold(gray, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
                                  block, LINE_CONTRAST)
-    holes, _ = _holes(line | work.dark, 0.6 * pitch / PERSPECTIVE, 1.5 * pitch * PERSPECTIVE)
+    holes, _ = _holes(line | work.dark, 0.6 * pitch / PERSPECTIVE, 1.5 * pitch * PERSPECTIVE,
+                      every_point=False)
     extent = np.maximum(holes[:, 2], holes[:, 3])
     area = holes[:, 4]
     side = pitch * _local_size(holes[:, 5:7], symbols)

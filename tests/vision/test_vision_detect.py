@@ -79,6 +79,20 @@ def test_printed_board_squares_and_marks_are_not_symbols():
     assert _cells_of(image) == set()
 
 
+def test_holes_measured_from_their_corners_alone_are_the_same():
+    """find_squares traces a printed board's thousands of specks keeping only the outlines'
+    corners; the holes it measures must be those traced point by point."""
+    rng = np.random.default_rng(3)
+    mask = (rng.random((300, 400)) < 0.08).astype(np.uint8)  # specks, as a board's lines give
+    for x, y, side, turn in ((40, 50, 30, 0), (150, 60, 44, 20), (260, 160, 36, 45)):
+        box = cv2.boxPoints(((x + side / 2, y + side / 2), (side, side), turn))
+        cv2.polylines(mask, [np.round(box).astype(np.int32)], True, 1, 2)  # rings round squares
+    every, _ = detect._holes(mask, 4.0, 60.0)
+    corners, _ = detect._holes(mask, 4.0, 60.0, every_point=False)
+    assert len(every) >= 3
+    np.testing.assert_allclose(corners, every)
+
+
 def test_cells_follow_the_tiles_when_the_photo_is_turned():
     cells = [(0, 0), (1, 0), (2, 0), (3, 0), (3, 1), (3, 2), (0, 1), (0, 2), (1, 2)]
     for angle in (0.0, 17.0, 45.0, 80.0):

@@ -33,7 +33,7 @@ TARGET = 10.0
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--image", type=Path, nargs="+", help="photos to time (default: above)")
-    parser.add_argument("--runs", type=int, default=5, help="timed runs per photo (default 5)")
+    parser.add_argument("--runs", type=int, default=9, help="timed runs per photo (default 9)")
     parser.add_argument("--every", type=int, default=1, help="every n-th real photo only")
     args = parser.parse_args(argv)
 

@@ -77,9 +77,11 @@ class FootageStyle:
 
 CLIP_STYLE = FootageStyle()
 DEMO_STYLE = FootageStyle(hold=3.0, reach=0.9, dwell=0.8, empty_reach_every=5, drift_px=0.0,
-                          jpeg_quality=None)
-"""The demo: slow enough for a person watching the score sheet to follow each move; no drift nor
-JPEG, so that a still table costs one noise frame added (``python -m vision.bench.live``)."""
+                          jpeg_quality=None, light_change_at=None)
+"""The demo: slow enough for a person watching the score sheet to follow each move; no drift,
+lamp nor JPEG, so that a still table costs one noise frame added in 8 bits (a lamp's gain
+would need the float path in every later frame: a fifth of the demo's cost, ``python -m
+vision.bench.live``)."""
 
 HARDEST_STYLE = replace(CLIP_STYLE, hold=1.0, hold_max=3.0, wobble_px=1.5, flicker=0.08,
                         light_change_at=3, knock_at=5, rest_at=7, outage_at=9)
