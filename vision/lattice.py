@@ -82,34 +82,108 @@ FAINT_EDGES = 1.7
 hardly show, and the axes are taken as nearly perpendicular too."""
 
 
-def axis_directions(work: Work, points: np.ndarray, extents: np.ndarray) -> np.ndarray:
-    """Unit vectors (2, 2) of the lattice's x and y axes in the image, from tile-body edges.
+PEAK_SHARE = 0.6
+"""Least weight of another edge direction, as a share of the strongest one's, for it to be
+tried as a lattice axis too (:func:`axis_choices`)."""
+
+PEAKS_APART = 10
+"""Least angle (degrees) between two edge directions tried: nearer, they are one peak."""
+
+MAX_CHOICES = 3
+"""Most pairs of axes :func:`axis_choices` gives."""
+
+
+def axis_choices(work: Work, points: np.ndarray, extents: np.ndarray) -> list[np.ndarray]:
+    """Unit vectors (2, 2) of the lattice's x and y axes in the image, from tile-body edges:
+    the likeliest pair first, then those from other strong edge directions, strongest first.
 
     The edges counted are those of the dark mask in a band round each symbol, outside the
     symbol itself: the tile's outline. Their gradient directions, folded to 0..180 degrees,
     form two peaks (not quite 90 degrees apart under perspective), one per lattice axis.
+    A floor's seams or a table's planks at an angle to the tiles run through the band round
+    the board's outer tiles, and in shadow near the tiles they are as dark as tile body:
+    their direction can outweigh the tiles' sides (a parquet floor rendered under the board:
+    the lattice along the seams placed 38 of 62 tiles, 9 labelled right). The tiles' own
+    direction then still shows as a peak, and :func:`first_fit` tries it. Last comes
+    the pair along which the symbols' nearest neighbours lie (:func:`_neighbour_directions`).
     """
     smooth = _edge_weights(work, points, extents)
     if smooth is None:
-        return np.eye(2)
-    first = int(np.argmax(smooth))
-    apart = np.abs((np.arange(180) - first + 90) % 180 - 90)
-    # The second axis is looked for away from the first. On a few small tiles the edges of
-    # diamond symbols, at 45 degrees, can outweigh the tiles' own, so there a right angle is
-    # preferred; a board seen obliquely bends it too far for that to hold everywhere. So it
-    # is where the tiles' sides hardly show at all (near-black tiles on a near-black cloth:
-    # the second axis was taken 28 degrees off a right angle, in a view from overhead).
-    square = (np.exp(-(((apart - 90) / PERPENDICULAR_SPREAD) ** 2))
-              if len(points) < FEW_SYMBOLS or _faint(smooth) else 1.0)
-    second = int(np.argmax(np.where(apart >= 35, smooth * square, -1.0)))
+        return [np.eye(2)]
+    choices = [_pair(smooth, first, near_square=len(points) < FEW_SYMBOLS or _faint(smooth)
+                     or k > 0)
+               for k, first in enumerate(_peaks(smooth)[:MAX_CHOICES])]
+    if len(points) >= FEW_SYMBOLS:
+        choices.append(_pair(_neighbour_directions(points), near_square=True))
+    distinct = choices[:1]  # two peaks may give one pair, and a pair costs a sketch
+    for axes in choices[1:]:
+        if all(np.abs((axes * other).sum(axis=1)).min() < SAME_AXES for other in distinct):
+            distinct.append(axes)
+    return distinct
+
+
+SAME_AXES = np.cos(np.radians(3.0))
+"""Two pairs of axes whose both axes lie within 3 degrees are one pair."""
+
+
+def _peaks(smooth: np.ndarray) -> list[int]:
+    """The strong local maxima of a histogram of directions, strongest first."""
+    peaks = np.flatnonzero((smooth >= np.roll(smooth, 1)) & (smooth >= np.roll(smooth, -1))
+                           & (smooth >= PEAK_SHARE * smooth.max()))
+    chosen: list[int] = []
+    for peak in peaks[np.argsort(-smooth[peaks], kind="stable")]:
+        if all(_apart_degrees(peak, other) >= PEAKS_APART for other in chosen):
+            chosen.append(int(peak))
+    return chosen
+
+
+def _pair(weights: np.ndarray, first: int | None = None, near_square: bool = False) -> np.ndarray:
+    """The axes (2, 2) along direction ``first`` (default: the heaviest) of a histogram of
+    gradient directions and the heaviest direction away from it.
+
+    On a few small tiles the edges of diamond symbols, at 45 degrees, can outweigh the tiles'
+    own, so there a right angle is preferred (``near_square``); a board seen obliquely bends
+    it too far for that to hold everywhere. So it is where the tiles' sides hardly show at
+    all (near-black tiles on a near-black cloth: the second axis was taken 28 degrees off a
+    right angle, in a view from overhead). The other tries take it nearly square too: the
+    lines that outweighed the tiles' sides spread wide enough to lie 35 degrees from the
+    tiles' and outweigh their other side.
+    """
+    first = int(np.argmax(weights)) if first is None else first
+    apart = _apart_degrees(np.arange(180), first)
+    square = np.exp(-(((apart - 90) / PERPENDICULAR_SPREAD) ** 2)) if near_square else 1.0
+    second = int(np.argmax(np.where(apart >= 35, weights * square, -1.0)))
     # an edge's direction is perpendicular to its gradient
-    axes = [np.array([-np.sin(np.radians(a)), np.cos(np.radians(a))]) for a in (first, second)]
-    return _orient(np.array(axes))
+    return _orient(np.array([[-np.sin(np.radians(a)), np.cos(np.radians(a))]
+                             for a in (first, second)]))
+
+
+def _neighbour_directions(points: np.ndarray) -> np.ndarray:
+    """A histogram (180 one-degree bins, smoothed over 9) of the directions from each symbol
+    to its nearest, turned by 90 degrees to read as gradients like :func:`_edge_weights`.
+
+    A game's tiles lie in lines, so most nearest neighbours lie along an axis, whatever the
+    table shows: the tries' last resort where a table's lines outweigh the tiles' sides, or
+    near-black tiles on a dark table show hardly any (a board rendered so: the edges' best
+    lattice explained 24 of 37 symbols, this one 34).
+    """
+    offsets = points[None] - points[:, None]
+    distance = np.hypot(offsets[..., 0], offsets[..., 1])
+    np.fill_diagonal(distance, np.inf)
+    nearest = offsets[np.arange(len(points)), distance.argmin(axis=1)]
+    angle = np.degrees(np.arctan2(nearest[:, 1], nearest[:, 0])) + 90.0
+    hist = np.bincount(angle.astype(int) % 180, minlength=180).astype(float)
+    return np.convolve(np.concatenate([hist[-4:], hist, hist[:4]]), np.ones(9) / 9, "valid")
+
+
+def _apart_degrees(a: np.ndarray | int, b: int) -> np.ndarray:
+    """Angle between directions folded to 0..180 degrees (0..90)."""
+    return np.abs((np.asarray(a) - b + 90) % 180 - 90)
 
 
 def sides_faint(work: Work, points: np.ndarray, extents: np.ndarray) -> bool:
     """Whether the tiles' sides hardly show (:data:`FAINT_EDGES`): the axes
-    :func:`axis_directions` found may then be other lines, such as the tiles' diagonals."""
+    :func:`axis_choices` found may then be other lines, such as the tiles' diagonals."""
     smooth = _edge_weights(work, points, extents)
     return smooth is None or _faint(smooth)
 
@@ -120,7 +194,7 @@ def _faint(smooth: np.ndarray) -> bool:
 
 def _edge_weights(work: Work, points: np.ndarray, extents: np.ndarray) -> np.ndarray | None:
     """The weight of the tiles' outline edges in each gradient direction (180 one-degree
-    bins, smoothed over 9), or None where there are none (see :func:`axis_directions`)."""
+    bins, smoothed over 9), or None where there are none (see :func:`axis_choices`)."""
     # only the tiles' bounding box (and a margin for the filters) is looked at
     h, w = work.dark.shape
     reach = 1.05 * extents + 6
@@ -191,6 +265,45 @@ def sketch(points: np.ndarray, extents: np.ndarray, axes: np.ndarray) -> Sketch:
     scale = _local_scale(points, extents)
     return topface.best_sketch(partial(_sketched, points, scale, axes),
                                _pitch_ratios(points, scale, axes), points, scale, axes)
+
+
+def first_fit(work: Work, points: np.ndarray,
+              extents: np.ndarray) -> tuple[np.ndarray, Sketch, Grid | None]:
+    """The axes and the lattice's first sketch through the symbols, and the grid
+    :func:`assign_cells` gives it without a board's squares where it was made to judge them.
+
+    The axes are those of the strongest edge direction, or of another pair
+    (:func:`axis_choices`) whose grid explains clearly more symbols
+    (:func:`vision.topface.explained`) where the first's leaves many unexplained. They are
+    judged by the grids, not the sketches: under strong perspective a right sketch may
+    explain half the tiles and its grid nearly all (rendered boards 50-60 degrees from
+    vertical: 23 of 47, then 44). A board whose first sketch explains it well, and the board
+    game's diagonal start, cost one sketch and no grid.
+    """
+    choices = axis_choices(work, points, extents)
+    axes, best = choices[0], sketch(points, extents, choices[0])
+    score = topface.explained(points, best.homography)
+    if (len(choices) == 1 or topface.good_enough(score, len(points))
+            or topface.corner_start(points, best.homography, score)):
+        return axes, best, None
+    grid = assign_cells(best)
+    score = topface.explained(points, grid.homography)
+    if topface.good_enough(score, len(points)):
+        return axes, best, grid
+    for other in choices[1:]:
+        candidate = sketch(points, extents, other)
+        cells = assign_cells(candidate)
+        found = topface.explained(points, cells.homography)
+        # clearly more: on a small board a stray symbol or two (a floor's joint) decide a
+        # near tie, and the first pair comes from the tiles' own sides; and with more of
+        # them side by side (a block of tiles cut by the picture's edge left the first
+        # explaining 32 of 45, and a lattice turned across it explained 41)
+        if topface.better(found, score, len(points)) \
+                and found - score > topface.SLACK * len(points) \
+                and topface.side_pairs(points, cells.homography) \
+                > topface.side_pairs(points, grid.homography):
+            axes, best, grid, score = other, candidate, cells, found
+    return axes, best, grid
 
 
 def _sketched(points: np.ndarray, scale: np.ndarray, axes: np.ndarray,

@@ -143,13 +143,15 @@ def locate_tiles(image: np.ndarray) -> Located:
     # the axes and the board's squares hardly change as tiles are dropped or recovered
     points = np.array([s.center for s in symbols])
     extents = np.array([s.extent for s in symbols])
-    axes = lattice.axis_directions(work, points, extents)
     # a printed board's empty squares link groups of tiles that touch nowhere (the board
     # game's first diagonals); looking for them is costly, so only then: when the symbols lie
     # plainly apart, or when the lattice fitted without them finds separate groups
-    first = lattice.sketch(points, extents, axes)
+    axes, first, plain = lattice.first_fit(work, points, extents)
     squares = np.zeros((0, 2))
-    grid = None if _apart(points, extents) else lattice.assign_cells(first, squares)
+    if _apart(points, extents):
+        grid = None
+    else:
+        grid = plain if plain is not None else lattice.assign_cells(first, squares)
     if grid is None or not grid.linked or _checkered(grid):
         squares = detect.find_squares(work, symbols, float(np.median(extents)) / SYMBOL_SIDE)
         grid = lattice.assign_cells(first, squares)
@@ -174,8 +176,9 @@ def locate_tiles(image: np.ndarray) -> Located:
     if apart.any():  # the board's own lattice, not bent towards a rack's tiles
         symbols = [s for s, off in zip(symbols, apart, strict=True) if not off]
         points = np.array([s.center for s in symbols])
-        axes = lattice.axis_directions(work, points, np.array([s.extent for s in symbols]))
-        axes, grid = _square_on(work, symbols, axes, squares, _fit(symbols, axes, squares))
+        axes, first, _ = lattice.first_fit(work, points, np.array([s.extent for s in symbols]))
+        axes, grid = _square_on(work, symbols, axes, squares,
+                                lattice.assign_cells(first, squares))
     points = np.array([s.center for s in symbols])[grid.keep]
     homography = _to_photo(work) @ grid.homography
     cells = grid.cells[grid.keep]
@@ -290,7 +293,7 @@ def _square_on(work: detect.Work, symbols: list[detect.Symbol], axes: np.ndarray
 
     On small tiles in warm light on a dark table, the tiles' sides hardly show, and the edges
     of diamond symbols and of a board's staircase of tiles can outweigh them in
-    :func:`lattice.axis_directions`. A lattice along the diagonals, 1/sqrt(2) as fine, then
+    :func:`lattice.axis_choices`. A lattice along the diagonals, 1/sqrt(2) as fine, then
     explains every symbol, with each tile on a cell of one colour of a checkerboard. But a
     board's tiles touch side to side (a line has no gaps), so where four or more tiles none
     of which does so lie on a lattice from faint sides, it is turned. Not where the sides show

@@ -133,15 +133,21 @@ def best_sketch(sketch_with: Callable[[np.ndarray], Sketch], ratios: np.ndarray,
     if tilt < MIN_TILT:
         return best
     score = explained(points, best.homography)
-    if _good_enough(score, len(points)) \
-            or explained(points, best.homography, ROUND) - score > CORNERS * len(points):
+    if good_enough(score, len(points)) or corner_start(points, best.homography, score):
         return best
     for axis, tried in _tries(ratios, axis_pitches(points, scale, axes), toward):
         candidate = sketch_with(tried)
-        if _better(found := explained(points, candidate.homography), score, len(points)) \
+        if better(found := explained(points, candidate.homography), score, len(points)) \
                 and not _halved(points, candidate.homography, axis):
             best, score = candidate, found
     return best
+
+
+def corner_start(points: np.ndarray, homography: np.ndarray, score: int) -> bool:
+    """Whether a lattice that explains ``score`` points fits the board game's diagonal start:
+    its tiles explain it by their corners (:data:`CORNERS`), and other lattices must not be
+    tried, since one along the diagonals would explain them side by side."""
+    return explained(points, homography, ROUND) - score > CORNERS * len(points)
 
 
 def _halved(points: np.ndarray, homography: np.ndarray, axis: int) -> bool:
@@ -185,11 +191,11 @@ def refined(grid: Grid, points: np.ndarray, reassign: Callable[[np.ndarray], Gri
         return grid
     score = explained(points, grid.homography)
     for _ in range(REFINE_ROUNDS):
-        if _good_enough(score, len(points)):
+        if good_enough(score, len(points)):
             break
         again = reassign(grid.homography)
         found = explained(points, again.homography)
-        if not _better(found, score, len(points)):
+        if not better(found, score, len(points)):
             break
         grid, score = again, found
     return grid
@@ -201,7 +207,7 @@ lone tile) before other lattices are tried: those cost time, and overhead photos
 need them."""
 
 
-def _good_enough(score: int, points: int) -> bool:
+def good_enough(score: int, points: int) -> bool:
     """Whether a lattice explaining ``score`` of ``points`` needs no other tried."""
     return points - score <= SLACK * points or points < MIN_PAIRS
 
@@ -215,7 +221,7 @@ finds under strong perspective explains about half the tiles before :func:`refin
 47 at worst in the rendered 50-60 degree boards, against 22 for the wrong first guess)."""
 
 
-def _better(found: int, score: int, points: int) -> bool:
+def better(found: int, score: int, points: int) -> bool:
     """Whether a lattice explaining ``found`` points replaces one explaining ``score``."""
     return found > score and found >= MIN_SHARE * points
 
@@ -255,6 +261,15 @@ def explained(points: np.ndarray, homography: np.ndarray,
     """
     taken = _taken(points, homography)
     return sum(any((x + dx, y + dy) in taken for dx, dy in around) for x, y in taken)
+
+
+def side_pairs(points: np.ndarray, homography: np.ndarray) -> int:
+    """How many pairs of the points a lattice puts side by side: a game's lines run along
+    the axes, so the right lattice puts the most. One turned or sheared across a dense block
+    of tiles can explain as many points (:func:`explained`), but more of them meet at
+    corners."""
+    taken = _taken(points, homography)
+    return sum((x + dx, y + dy) in taken for x, y in taken for dx, dy in ((1, 0), (0, 1)))
 
 
 def _taken(points: np.ndarray, homography: np.ndarray) -> set[tuple[int, int]]:

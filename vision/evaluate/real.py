@@ -10,6 +10,7 @@ tiles of the board games have no labels and count for detection only.
     .venv/bin/python -m vision.evaluate.real --geometry --check  # cells only, no classifier
     .venv/bin/python -m vision.evaluate.real --synthetic 40      # also 40 rendered boards
     .venv/bin/python -m vision.evaluate.real --synthetic 200 --first-seed 160 --games none
+    .venv/bin/python -m vision.evaluate.real --floors 100 --games none  # seamed floors
     .venv/bin/python -m vision.evaluate.real --oblique 10 --games none   # 30-60 deg oblique
 
 --check exits with status 1 when recall, precision or label accuracy is below 99.5 % overall
@@ -312,6 +313,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--oblique", type=int, default=0, metavar="N",
                         help="also score N boards rendered from 30-60 degrees from vertical, "
                         "tiles' sides in view, 600-1600 px (seeds S..S+N-1; no glare)")
+    parser.add_argument("--floors", type=int, default=0, metavar="N",
+                        help="also score N boards rendered on a floor of planks with dark "
+                        "seams, at any angle to the tiles (seeds S..S+N-1)")
     parser.add_argument("--first-seed", type=int, default=0, metavar="S",
                         help="first seed of the rendered boards (default 0; boards looked at "
                         "while tuning lie below 160)")
@@ -324,6 +328,8 @@ def main(argv: list[str] | None = None) -> int:
     games = [(f.name, game_colours(f), _photos(f)) for f in folders]
     if args.synthetic:
         games.append(("synthetic", COLOURS, _renders(args.synthetic, args.first_seed)))
+    if args.floors:
+        games.append(("floors", COLOURS, _floors(args.floors, args.first_seed)))
     if args.oblique:
         games += [(f"oblique {low}-{low + 10}", COLOURS,
                    _oblique(args.oblique, (low, low + 10), args.first_seed))
@@ -365,6 +371,26 @@ def _render(seed: int) -> tuple[dict, np.ndarray]:
 
     rng = np.random.default_rng(seed)
     render = render_board(random_layout(rng, int(rng.integers(3, 71)), COLOURS), rng)
+    return {(x, y): tile for x, y, tile in render.tiles}, render.image
+
+
+def _floors(count: int, first: int) -> list[Case]:
+    """Boards of 3..70 tiles on a floor of planks with dark seams, at any angle to the tiles
+    (seeds first..first+count-1)."""
+    return [(f"floors/{seed}", partial(floor_render, seed)) for seed in range(first, first + count)]
+
+
+def floor_render(seed: int) -> tuple[dict, np.ndarray]:
+    """One board of ``--floors`` (the tests read some too): its tiles by cell, its picture."""
+    from dataclasses import replace
+
+    from vision.synth.scene import random_layout, random_style, render_board
+
+    rng = np.random.default_rng(seed)
+    style = replace(random_style(rng), table="wood", plank_angle=float(rng.uniform(0, 180)),
+                    plank_width=float(rng.uniform(0.5, 2.5)),
+                    seam_depth=float(rng.uniform(0.35, 0.7)))
+    render = render_board(random_layout(rng, int(rng.integers(3, 71)), COLOURS), rng, style=style)
     return {(x, y): tile for x, y, tile in render.tiles}, render.image
 
 

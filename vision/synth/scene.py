@@ -90,6 +90,15 @@ class Style:
     glare: int = 0
     """Number of glare spots."""
     jpeg_quality: int | None = 90
+    plank_angle: float = 0.0
+    """Degrees from the lattice's x axis to the planks of a 'wood' or 'board' table: a board is
+    seldom laid square to the floor."""
+    seam_depth: float = 1.0
+    """Brightness of the seams between planks (and their end joints) as a share of the wood's:
+    1 none, 0.4 the dark gaps of a parquet or bamboo floor."""
+    plank_width: float | None = None
+    """Width of a plank in cells; None: 1.5-4, drawn with the texture (a floor's strips are
+    0.5-1 cell)."""
 
 
 @dataclass(frozen=True)
@@ -280,17 +289,46 @@ def _noise(rng: np.random.Generator, shape: tuple[int, int], cells: float) -> np
     return cv2.resize(coarse, (w, h), interpolation=cv2.INTER_CUBIC)
 
 
-def _wood(rng: np.random.Generator, shape: tuple[int, int], ppc: float, bgr) -> np.ndarray:
-    """Planks along x with grain lines bent by smooth noise."""
+def _wood(rng: np.random.Generator, shape: tuple[int, int], ppc: float, bgr,
+          style: Style) -> np.ndarray:
+    """Planks along ``style.plank_angle`` with grain lines bent by smooth noise, and dark seams
+    between them where ``style.seam_depth`` is below 1."""
     h, w = shape
-    yy = np.arange(h, dtype=np.float32)[:, None] / ppc
-    plank_w = rng.uniform(1.5, 4.0)
-    plank = np.floor(yy / plank_w + rng.uniform(0, 1))
+    yy: np.ndarray  # across the planks, in cells
+    if style.plank_angle:
+        turn = np.radians(style.plank_angle)
+        yy = ((np.arange(h, dtype=np.float32)[:, None] * np.float32(np.cos(turn))
+               - np.arange(w, dtype=np.float32)[None, :] * np.float32(np.sin(turn))) / ppc)
+    else:
+        yy = np.arange(h, dtype=np.float32)[:, None] / ppc
+    plank_w = rng.uniform(1.5, 4.0)  # drawn whatever the style, so the rest stays the same
+    plank_w = plank_w if style.plank_width is None else style.plank_width
+    across = yy / plank_w + rng.uniform(0, 1)
+    plank = np.floor(across)
     shade = 1 + 0.08 * np.sin(plank * 12.9898 + rng.uniform(0, 6))
     bend = _noise(rng, shape, 6 * ppc) * 2.5 + _noise(rng, shape, 1.5 * ppc) * 0.4
     grain = np.sin((yy * rng.uniform(3, 7) + bend) * 2 * np.pi)
     value = shade * (1 + 0.05 * grain + 0.04 * _noise(rng, shape, 0.4 * ppc))
+    if style.seam_depth < 1:
+        value = value * _seams(rng, across, plank_w, ppc, style, shape)
     return value[..., None] * np.array(bgr, np.float32)
+
+
+def _seams(rng: np.random.Generator, across: np.ndarray, plank_w: float, ppc: float,
+           style: Style, shape: tuple[int, int]) -> np.ndarray:
+    """The brightness factor of a floor's seams: a gap of 0.03-0.08 cell between planks
+    (``across``: position across them, in planks), and end joints every 6-15 cells along
+    each, staggered from plank to plank."""
+    h, w = shape
+    gap = rng.uniform(0.03, 0.08) / plank_w  # in planks
+    joint_every = rng.uniform(6.0, 15.0)
+    turn = np.radians(style.plank_angle)
+    along = ((np.arange(w, dtype=np.float32)[None, :] * np.float32(np.cos(turn))
+              + np.arange(h, dtype=np.float32)[:, None] * np.float32(np.sin(turn))) / ppc)
+    plank = np.floor(across)
+    joint = (along / joint_every + plank * 0.37) % 1.0 < gap * plank_w / joint_every
+    seam = (across - plank < gap) | joint
+    return np.where(seam, np.float32(style.seam_depth), np.float32(1.0))
 
 
 def _plain(rng: np.random.Generator, shape: tuple[int, int], ppc: float, bgr) -> np.ndarray:
@@ -404,8 +442,9 @@ def _draw_table(style: Style, camera: Camera, size: tuple[int, int], pitch_px: f
     extent = hi - lo
     ppc = float(min(pitch_px, 24.0 if style.table != "board" else 40.0, 2400 / extent.max()))
     th, tw = (int(np.ceil(extent[1] * ppc)), int(np.ceil(extent[0] * ppc)))
-    maker = _plain if style.table == "plain" else _wood
-    tex = np.clip(maker(rng, (th, tw), ppc, style.table_bgr), 0, 255).astype(np.uint8)
+    tex = (_plain(rng, (th, tw), ppc, style.table_bgr) if style.table == "plain"
+           else _wood(rng, (th, tw), ppc, style.table_bgr, style))
+    tex = np.clip(tex, 0, 255).astype(np.uint8)
     to_tex = np.array([[ppc, 0, -lo[0] * ppc], [0, ppc, -lo[1] * ppc], [0, 0, 1]])
     if style.table == "board":
         _draw_board(rng, tex, to_tex, style.board_origin)
