@@ -464,7 +464,7 @@ def recover_symbols(work: Work, to_pixels: np.ndarray, centres: np.ndarray, typi
     beside = cv2.perspectiveTransform((centres[accepted] + [1.0, 0.0]).reshape(-1, 1, 2),
                                       to_pixels).reshape(-1, 2)
     pitch = float(np.median(np.linalg.norm(beside - found, axis=1)))
-    unlike, light_table = _unlike_background(work, found, colour.mean(axis=1), tiles, pitch)
+    unlike, light_table = unlike_background(work, found, colour.mean(axis=1), tiles, pitch)
     # a ring closed all the way round inside the tile's edge, on a table lighter than the
     # tiles, is no gap between tiles: a white symbol on a white board passes on that alone,
     # and so does a symbol that glare washes white
@@ -508,7 +508,7 @@ BACKGROUND_DELTA = 12.0
 the table or board round it."""
 
 
-def _unlike_background(work: Work, points: np.ndarray, colours: np.ndarray, tiles: np.ndarray,
+def unlike_background(work: Work, points: np.ndarray, colours: np.ndarray, tiles: np.ndarray,
                        pitch: float) -> tuple[np.ndarray, np.ndarray]:
     """Which of ``colours`` (BGR, at ``points``) differ from the table or board colour.
 

@@ -92,6 +92,8 @@ class Located:
     lattice: Lattice
     off_board: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
     """(M, 2) photo pixels: tiles apart from the board (see :func:`_off_board`)."""
+    work: detect.Work | None = None
+    """The working copy they were found on: later looks at the table use its masks."""
 
 
 @dataclass(frozen=True)
@@ -183,7 +185,8 @@ def locate_tiles(image: np.ndarray) -> Located:
     homography = _to_photo(work) @ grid.homography
     cells = grid.cells[grid.keep]
     return Located(cells, points / work.scale, grid.to_cells(points),
-                   Lattice(homography, lattice.cell_side(homography, cells)), loose / work.scale)
+                   Lattice(homography, lattice.cell_side(homography, cells)), loose / work.scale,
+                   work)
 
 
 LINK_REACH = 4.3
@@ -385,12 +388,14 @@ def scan_image(image: np.ndarray, colours: Sequence[str] = COLOURS,
         homography = located.lattice.homography
         crops = extract_crops(image, homography, located.fractional)
         gain = frame_gain(crops)  # the light the tiles show, once for both reads below
-        located, extra = _completed(image, located, crops, gain)
+        located, extra, plain = _completed(image, located, crops, gain)
         loose = lattice.project(np.linalg.inv(homography), located.off_board)
         frame = np.concatenate([crops, extra, extract_crops(image, homography, loose)])
         # the frame's light is measured on all its crops: the tiles' own when none joined
         guesses = classify_crops(frame, colours, adapter,
                                  gain if len(frame) == len(crops) else None)
+        if plain.any():
+            located, guesses = _without_plain(located, guesses, len(crops), plain)
     cells = np.rint(np.concatenate([located.cells, loose])).astype(int)
     visible = (_visible(located.lattice.homography, cells, image.shape) if len(cells)
                else np.ones(0))
@@ -411,8 +416,9 @@ def scan_image(image: np.ndarray, colours: Sequence[str] = COLOURS,
 
 
 def _completed(image: np.ndarray, located: Located, crops: np.ndarray,
-               gain: np.ndarray) -> tuple[Located, np.ndarray]:
-    """``located`` plus the tiles beside it that only the classifier recognises, and their crops.
+               gain: np.ndarray) -> tuple[Located, np.ndarray, np.ndarray]:
+    """``located`` plus the tiles beside it that only the classifier recognises, their crops,
+    and which of them have the table's colour in their middle (:func:`_unlike_table`).
 
     The detector needs a dark ring round the symbol. A big circle or clover on a small tile
     in dim light leaves a ring a pixel or two wide, and it is missed, photo after photo. A
@@ -426,6 +432,7 @@ def _completed(image: np.ndarray, located: Located, crops: np.ndarray,
     body = _body_level(crops)
     cells, fractional = located.cells, located.fractional
     added = [np.zeros((0, CROP, CROP, 3), np.uint8)]
+    plain = [np.zeros(0, bool)]
     for _ in range(COMPLETION_ROUNDS):
         free, centres = _free_neighbours(cells, fractional, SIDES)
         inside = _visible(homography, centres, image.shape) >= MIN_VISIBLE
@@ -451,11 +458,53 @@ def _completed(image: np.ndarray, located: Located, crops: np.ndarray,
         cells = np.concatenate([cells, free[tile]])
         fractional = np.concatenate([fractional, centres[tile]])
         added.append(extra[tile])
+        plain.append(~_unlike_table(located, centres[tile], extra[tile]))
     if len(cells) == len(located.cells):
-        return located, added[0]
+        return located, added[0], plain[0]
     pixels = lattice.project(homography, fractional[len(located.cells):])
-    return replace(located, cells=cells, centers=np.concatenate([located.centers, pixels]),
-                   fractional=fractional), np.concatenate(added)
+    return (replace(located, cells=cells, centers=np.concatenate([located.centers, pixels]),
+                    fractional=fractional), np.concatenate(added), np.concatenate(plain))
+
+
+TABLE_LIKE_SURE = 0.8
+"""Least label confidence of a tile that only the classifier found, with the table's colour
+in its middle, for it to count: the free cells that a floor's seams framed were read with
+0.28-0.53, real orange clovers on orange wood with 0.96 and more."""
+
+
+def _without_plain(located: Located, guesses: list[TileGuess], known: int,
+                   plain: np.ndarray) -> tuple[Located, list[TileGuess]]:
+    """The scan less the tiles that completion added (after the ``known`` ones) with the
+    table's colour in their middle (``plain``) and a label the classifier is unsure of."""
+    drop = np.zeros(len(guesses), bool)
+    added = range(known, known + len(plain))
+    drop[known:known + len(plain)] = plain & np.array(
+        [guesses[i].confidence < TABLE_LIKE_SURE for i in added], bool)
+    board = ~drop[: len(located.cells)]
+    return (replace(located, cells=located.cells[board], centers=located.centers[board],
+                    fractional=located.fractional[board]),
+            [g for g, d in zip(guesses, drop, strict=True) if not d])
+
+
+def _unlike_table(located: Located, centres: np.ndarray, crops: np.ndarray) -> np.ndarray:
+    """Which free cells' middles (``centres`` in cells, their ``crops``) differ in colour
+    from the table round them, as a recovered symbol must (:func:`detect.unlike_background`).
+
+    A free cell hemmed in by tiles, on a floor whose dark seams and the tiles' dark sides
+    frame it, looks like a symbol on tile body: the classifier took nine such cells of a
+    rendered floor for orange tiles (``vision.evaluate.real --floors``, board 18), unsure of
+    their labels (:data:`TABLE_LIKE_SURE`).
+    """
+    work = located.work
+    if work is None:
+        return np.ones(len(centres), bool)
+    to_work = np.diag([work.scale, work.scale, 1.0]) @ located.lattice.homography
+    side = CROP // 4  # the middle of a crop: a symbol's core
+    colours = crops[:, CROP // 2 - side:CROP // 2 + side, CROP // 2 - side:CROP // 2 + side]
+    unlike, _ = detect.unlike_background(
+        work, lattice.project(to_work, centres), colours.reshape(len(crops), -1, 3).mean(axis=1),
+        located.centers * work.scale, located.lattice.pitch_px * work.scale)
+    return unlike
 
 
 FACE = np.stack(np.meshgrid(np.linspace(-0.45, 0.45, 10), np.linspace(-0.45, 0.45, 10)),

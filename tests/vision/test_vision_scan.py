@@ -197,3 +197,14 @@ def test_a_lattice_is_fitted_along_the_tiles_not_the_floor_when_their_sides_hard
     truth, image = floor_render(189)
     found = {(int(x), int(y)) for x, y in locate_tiles(image).cells}
     assert len(align(found, set(truth))) == len(found) >= 25
+
+
+def test_a_free_cell_framed_by_a_floors_seams_is_not_a_tile():
+    """Board 87 of ``--floors``: 24 tiles on a floor whose dark seams, with the tiles' dark
+    sides, frame two free cells beside the board like tile body round a symbol. The classifier
+    took both for tiles; a cell whose middle has the floor's colour is not one."""
+    truth, image = floor_render(87)
+    found = {(t.x, t.y): t.guess.tile for t in scan_image(image, COLOURS).tiles}
+    pairs = align(found, truth)
+    assert len(found) == len(truth) == len(pairs) == 24
+    assert all(found[f] == truth[t] for f, t in pairs.items())
