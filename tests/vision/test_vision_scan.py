@@ -199,6 +199,18 @@ def test_a_lattice_is_fitted_along_the_tiles_not_the_floor_when_their_sides_hard
     assert len(align(found, set(truth))) == len(found) >= 25
 
 
+def test_a_lattice_is_not_sheared_along_a_floors_seams():
+    """Board 63 of ``--floors``: 40 tiles on a floor whose seams make the strongest edges and
+    a pair of axes 37 degrees apart: a lattice sheared along a diagonal, on which no symbol
+    had a neighbour, 50 tiles read and none right. Axes so near are no view of a square
+    lattice that a camera above the table gives."""
+    truth, image = floor_render(63)
+    found = {(t.x, t.y): t.guess.tile for t in scan_image(image, COLOURS).tiles}
+    pairs = align(found, truth)
+    assert len(found) == len(truth) == len(pairs) == 40
+    assert all(found[f] == truth[t] for f, t in pairs.items())
+
+
 def test_a_free_cell_framed_by_a_floors_seams_is_not_a_tile():
     """Board 87 of ``--floors``: 24 tiles on a floor whose dark seams, with the tiles' dark
     sides, frame two free cells beside the board like tile body round a symbol. The classifier
