@@ -102,10 +102,9 @@ def axis_choices(work: Work, points: np.ndarray, extents: np.ndarray) -> list[np
     form two peaks (not quite 90 degrees apart under perspective), one per lattice axis.
     A floor's seams or a table's planks at an angle to the tiles run through the band round
     the board's outer tiles, and in shadow near the tiles they are as dark as tile body:
-    their direction can outweigh the tiles' sides (a parquet floor rendered under the board:
-    the lattice along the seams placed 38 of 62 tiles, 9 labelled right). The tiles' own
-    direction then still shows as a peak, and :func:`first_fit` tries it. Last comes
-    the pair along which the symbols' nearest neighbours lie (:func:`_neighbour_directions`).
+    their direction can outweigh the tiles' sides. The tiles' own direction then still shows
+    as a peak, and :func:`first_fit` tries it. Last comes the pair along which the symbols'
+    nearest neighbours lie (:func:`_neighbour_directions`).
     """
     smooth = _edge_weights(work, points, extents)
     if smooth is None:
@@ -156,8 +155,8 @@ def _pair(weights: np.ndarray, first: int | None = None, near_square: bool = Fal
     it too far for that to hold everywhere. So it is where the tiles' sides hardly show at
     all (near-black tiles on a near-black cloth: the second axis was taken 28 degrees off a
     right angle, in a view from overhead). The other tries take it nearly square too: the
-    lines that outweighed the tiles' sides spread wide enough to lie 35 degrees from the
-    tiles' and outweigh their other side.
+    lines that outweighed the tiles' sides can spread wide enough to outweigh their other
+    side as well.
     """
     first = int(np.argmax(weights)) if first is None else first
     apart = _apart_degrees(np.arange(180), first)
@@ -173,9 +172,10 @@ def _neighbour_directions(points: np.ndarray) -> np.ndarray:
     to its nearest, turned by 90 degrees to read as gradients like :func:`_edge_weights`.
 
     A game's tiles lie in lines, so most nearest neighbours lie along an axis, whatever the
-    table shows: the tries' last resort where a table's lines outweigh the tiles' sides, or
-    near-black tiles on a dark table show hardly any (a board rendered so: the edges' best
-    lattice explained 24 of 37 symbols, this one 34).
+    table shows: the tries' last resort where a floor's lines outweigh the tiles' sides, or
+    near-black tiles on a dark floor show hardly any (board 189 of ``python -m
+    vision.evaluate.real --floors``: the edges' lattice explained 12 of 25 symbols, this
+    one 23).
     """
     offsets = points[None] - points[:, None]
     distance = np.hypot(offsets[..., 0], offsets[..., 1])
