@@ -90,10 +90,10 @@ class Located:
     centers: np.ndarray  # (N, 2) float, photo pixels
     fractional: np.ndarray  # (N, 2) float: the centres in cell units (crop centres)
     lattice: Lattice
+    work: detect.Work
+    """The working copy they were found on: later looks at the table use its masks."""
     off_board: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
     """(M, 2) photo pixels: tiles apart from the board (see :func:`_off_board`)."""
-    work: detect.Work | None = None
-    """The working copy they were found on: later looks at the table use its masks."""
 
 
 @dataclass(frozen=True)
@@ -141,19 +141,20 @@ def locate_tiles(image: np.ndarray) -> Located:
         symbols = detect.drop_table_like(work, symbols, pitch)
     if not symbols:
         return Located(np.zeros((0, 2), int), np.zeros((0, 2)), np.zeros((0, 2)),
-                       Lattice(np.eye(3), 0.0))
+                       Lattice(np.eye(3), 0.0), work)
     # the axes and the board's squares hardly change as tiles are dropped or recovered
     points = np.array([s.center for s in symbols])
     extents = np.array([s.extent for s in symbols])
     # a printed board's empty squares link groups of tiles that touch nowhere (the board
     # game's first diagonals); looking for them is costly, so only then: when the symbols lie
     # plainly apart, or when the lattice fitted without them finds separate groups
-    axes, first, plain = lattice.first_fit(work, points, extents)
+    axes, first, without_squares = lattice.first_fit(work, points, extents)
     squares = np.zeros((0, 2))
     if _apart(points, extents):
         grid = None
     else:
-        grid = plain if plain is not None else lattice.assign_cells(first, squares)
+        grid = (without_squares if without_squares is not None
+                else lattice.assign_cells(first, squares))
     if grid is None or not grid.linked or _checkered(grid):
         squares = detect.find_squares(work, symbols, float(np.median(extents)) / SYMBOL_SIDE)
         grid = lattice.assign_cells(first, squares)
@@ -185,8 +186,8 @@ def locate_tiles(image: np.ndarray) -> Located:
     homography = _to_photo(work) @ grid.homography
     cells = grid.cells[grid.keep]
     return Located(cells, points / work.scale, grid.to_cells(points),
-                   Lattice(homography, lattice.cell_side(homography, cells)), loose / work.scale,
-                   work)
+                   Lattice(homography, lattice.cell_side(homography, cells)), work,
+                   loose / work.scale)
 
 
 LINK_REACH = 4.3
@@ -496,8 +497,6 @@ def _unlike_table(located: Located, centres: np.ndarray, crops: np.ndarray) -> n
     their labels (:data:`TABLE_LIKE_SURE`).
     """
     work = located.work
-    if work is None:
-        return np.ones(len(centres), bool)
     to_work = np.diag([work.scale, work.scale, 1.0]) @ located.lattice.homography
     side = CROP // 4  # the middle of a crop: a symbol's core
     colours = crops[:, CROP // 2 - side:CROP // 2 + side, CROP // 2 - side:CROP // 2 + side]

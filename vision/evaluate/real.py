@@ -327,12 +327,16 @@ def main(argv: list[str] | None = None) -> int:
         folders = [f for f in folders if f.name in args.games]
     games = [(f.name, game_colours(f), _photos(f)) for f in folders]
     if args.synthetic:
-        games.append(("synthetic", COLOURS, _renders(args.synthetic, args.first_seed)))
+        games.append(("synthetic", COLOURS,
+                      _rendered("synthetic", _render, args.synthetic, args.first_seed)))
     if args.floors:
-        games.append(("floors", COLOURS, _floors(args.floors, args.first_seed)))
+        games.append(("floors", COLOURS,
+                      _rendered("floors", floor_render, args.floors, args.first_seed)))
     if args.oblique:
         games += [(f"oblique {low}-{low + 10}", COLOURS,
-                   _oblique(args.oblique, (low, low + 10), args.first_seed))
+                   _rendered(f"oblique {(low, low + 10)}",
+                             partial(oblique_render, from_vertical=(low, low + 10)),
+                             args.oblique, args.first_seed))
                   for low in (30, 40, 50)]
     if not games:
         print(f"no game folders with game.json under {args.data}", file=sys.stderr)
@@ -361,27 +365,29 @@ def _photo(photo: Photo) -> tuple[dict, np.ndarray]:
     return photo.truth, load_image(photo.path)
 
 
-def _renders(count: int, first: int) -> list[Case]:
-    """Boards of 3..70 tiles rendered with random settings (seeds first..first+count-1)."""
-    return [(f"synthetic/{seed}", partial(_render, seed)) for seed in range(first, first + count)]
+def _rendered(name: str, render: Callable[[int], tuple[dict, np.ndarray]], count: int,
+              first: int) -> list[Case]:
+    """The boards ``render(seed)`` draws for seeds first..first+count-1, named by seed."""
+    return [(f"{name}/{seed}", partial(render, seed)) for seed in range(first, first + count)]
 
 
-def _render(seed: int) -> tuple[dict, np.ndarray]:
-    from vision.synth.scene import random_layout, render_board
-
-    rng = np.random.default_rng(seed)
-    render = render_board(random_layout(rng, int(rng.integers(3, 71)), COLOURS), rng)
+def _truth_and_picture(render) -> tuple[dict, np.ndarray]:
+    """A rendered board's tiles by cell, and its picture."""
     return {(x, y): tile for x, y, tile in render.tiles}, render.image
 
 
-def _floors(count: int, first: int) -> list[Case]:
-    """Boards of 3..70 tiles on a floor of planks with dark seams, at any angle to the tiles
-    (seeds first..first+count-1)."""
-    return [(f"floors/{seed}", partial(floor_render, seed)) for seed in range(first, first + count)]
+def _render(seed: int) -> tuple[dict, np.ndarray]:
+    """One board of ``--synthetic``: 3..70 tiles, random settings."""
+    from vision.synth.scene import random_layout, render_board
+
+    rng = np.random.default_rng(seed)
+    return _truth_and_picture(
+        render_board(random_layout(rng, int(rng.integers(3, 71)), COLOURS), rng))
 
 
 def floor_render(seed: int) -> tuple[dict, np.ndarray]:
-    """One board of ``--floors`` (the tests read some too): its tiles by cell, its picture."""
+    """One board of ``--floors`` (the tests read some too): 3..70 tiles on a floor of planks
+    with dark seams, at any angle to the tiles; its tiles by cell, its picture."""
     from dataclasses import replace
 
     from vision.synth.scene import random_layout, random_style, render_board
@@ -390,18 +396,13 @@ def floor_render(seed: int) -> tuple[dict, np.ndarray]:
     style = replace(random_style(rng), table="wood", plank_angle=float(rng.uniform(0, 180)),
                     plank_width=float(rng.uniform(0.5, 2.5)),
                     seam_depth=float(rng.uniform(0.35, 0.7)))
-    render = render_board(random_layout(rng, int(rng.integers(3, 71)), COLOURS), rng, style=style)
-    return {(x, y): tile for x, y, tile in render.tiles}, render.image
-
-
-def _oblique(count: int, from_vertical: tuple[int, int], first: int) -> list[Case]:
-    """Boards of 10..60 tiles seen from a phone beside the table (seeds first..first+count-1)."""
-    return [(f"oblique {from_vertical}/{seed}", partial(oblique_render, seed, from_vertical))
-            for seed in range(first, first + count)]
+    return _truth_and_picture(render_board(random_layout(rng, int(rng.integers(3, 71)), COLOURS),
+                                           rng, style=style))
 
 
 def oblique_render(seed: int, from_vertical: tuple[int, int]) -> tuple[dict, np.ndarray]:
-    """One board of ``--oblique`` (the tests read some too): its tiles by cell, its picture."""
+    """One board of ``--oblique`` (the tests read some too): 10..60 tiles seen from a phone
+    beside the table; its tiles by cell, its picture."""
     from dataclasses import replace
 
     from vision.synth.scene import oblique_view, random_layout, random_style, render_board
@@ -410,8 +411,7 @@ def oblique_render(seed: int, from_vertical: tuple[int, int]) -> tuple[dict, np.
     layout = random_layout(rng, int(rng.integers(10, 61)), COLOURS)
     style = replace(random_style(rng), glare=0)
     view = oblique_view(rng, layout, style.thickness, from_vertical=from_vertical)
-    render = render_board(layout, rng, view=view, style=style)
-    return {(x, y): tile for x, y, tile in render.tiles}, render.image
+    return _truth_and_picture(render_board(layout, rng, view=view, style=style))
 
 
 def evaluate(games: list[tuple[str, tuple[str, ...], list[Case]]], variant: str,
