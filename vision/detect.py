@@ -100,6 +100,11 @@ class Symbol:
     extent: float  # the larger side of its bounding box
     contrast: float = np.inf  # centre brightness over its ring's (see _contrast); inf: recovered
     doubtful: bool = False  # passed only the loosest test: the classifier must vouch for it
+    spread: tuple[float, float, float] | None = None
+    """Second moments (xx, xy, yy) of its outline's area about its centre, over that area;
+    None for a recovered symbol. Every symbol has fourfold symmetry, so on the table each
+    spreads alike in every direction, and in the photo the spread shows how the view
+    stretches the table there (:func:`vision.topface.skew`)."""
 
 
 def prepare(image: np.ndarray) -> Work:
@@ -249,15 +254,17 @@ def _enclosed(dark: np.ndarray, max_extent: float, ring: tuple[np.ndarray, float
     keep = np.flatnonzero(keep)
     contrast = _contrast([outlines[i] for i in keep], holes[keep, :2], *ring)
     keep, contrast = keep[contrast >= least], contrast[contrast >= least]
-    return [Symbol((float(x), float(y)), float(np.sqrt(a)), float(e), float(c))
-            for x, y, a, e, c in zip(cx[keep], cy[keep], area[keep], extent[keep], contrast,
-                                     strict=True)]
+    return [Symbol((float(x), float(y)), float(np.sqrt(a)), float(e), float(c),
+                   spread=(float(xx), float(xy), float(yy)))
+            for x, y, a, e, c, xx, xy, yy in zip(cx[keep], cy[keep], area[keep], extent[keep],
+                                                 contrast, *holes[keep, 7:10].T, strict=True)]
 
 
 def _holes(mask: np.ndarray, min_side: float, max_side: float,
            every_point: bool = True) -> tuple[np.ndarray, list[np.ndarray]]:
     """Regions of 0 completely enclosed by 1s in ``mask``: rows (cx, cy, w, h, area, box x,
-    box y), and each one's outline (points, x and y).
+    box y, and the second moments xx, xy, yy about the centre over the outline's area), and
+    each one's outline (points, x and y).
 
     Contour tracing gives the holes directly (4-connected background inside 8-connected
     foreground, the image border counting as open; a contour with a parent is a hole),
@@ -287,8 +294,9 @@ def _holes(mask: np.ndarray, min_side: float, max_side: float,
         area = m["m00"] + 0.5 * cv2.arcLength(contour, True)
         outlines.append(contour.reshape(-1, 2))
         rows.append((m["m10"] / m["m00"], m["m01"] / m["m00"], bw - 2, bh - 2, area,
-                     x + 0.5 * (bw - 1), y + 0.5 * (bh - 1)))
-    return np.array(rows).reshape(-1, 7), outlines
+                     x + 0.5 * (bw - 1), y + 0.5 * (bh - 1),
+                     m["mu20"] / m["m00"], m["mu11"] / m["m00"], m["mu02"] / m["m00"]))
+    return np.array(rows).reshape(-1, 10), outlines
 
 
 def _contrast(outlines: list[np.ndarray], centres: np.ndarray, image: np.ndarray,

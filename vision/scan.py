@@ -148,7 +148,7 @@ def locate_tiles(image: np.ndarray) -> Located:
     # a printed board's empty squares link groups of tiles that touch nowhere (the board
     # game's first diagonals); looking for them is costly, so only then: when the symbols lie
     # plainly apart, or when the lattice fitted without them finds separate groups
-    axes, first, without_squares = lattice.first_fit(work, points, extents)
+    axes, first, without_squares = lattice.first_fit(work, points, extents, _spreads(symbols))
     squares = np.zeros((0, 2))
     if _apart(points, extents):
         grid = None
@@ -179,7 +179,8 @@ def locate_tiles(image: np.ndarray) -> Located:
     if apart.any():  # the board's own lattice, not bent towards a rack's tiles
         symbols = [s for s, off in zip(symbols, apart, strict=True) if not off]
         points = np.array([s.center for s in symbols])
-        axes, first, _ = lattice.first_fit(work, points, np.array([s.extent for s in symbols]))
+        axes, first, _ = lattice.first_fit(work, points, np.array([s.extent for s in symbols]),
+                                           _spreads(symbols))
         axes, grid = _square_on(work, symbols, axes, squares,
                                 lattice.assign_cells(first, squares))
     points = np.array([s.center for s in symbols])[grid.keep]
@@ -188,6 +189,11 @@ def locate_tiles(image: np.ndarray) -> Located:
     return Located(cells, points / work.scale, grid.to_cells(points),
                    Lattice(homography, lattice.cell_side(homography, cells)), work,
                    loose / work.scale)
+
+
+def _spreads(symbols: Sequence[detect.Symbol]) -> np.ndarray:
+    """Each symbol's spread (xx, xy, yy) as one array, NaN where it has none."""
+    return np.array([s.spread or (np.nan,) * 3 for s in symbols]).reshape(-1, 3)
 
 
 LINK_REACH = 4.3

@@ -272,6 +272,47 @@ def side_pairs(points: np.ndarray, homography: np.ndarray) -> int:
     return sum((x + dx, y + dy) in taken for x, y in taken for dx, dy in ((1, 0), (0, 1)))
 
 
+MAX_SKEW = 1.8
+"""Largest :func:`skew` of a right lattice. Measured on the lattices the scan fits: the real
+photos up to 1.31 (an oblique one), 160 rendered boards up to 1.45 (three tiles), 100 floors
+up to 1.53 (four tiles), rendered boards 50-60 degrees from vertical up to 1.65 (15 symbols
+far off). A lattice sheared along a floor's seams, 52 degrees between its axes, gives 2.62."""
+
+MIN_SPREADS = 6
+"""Fewest measured symbols for :func:`skew` to judge a lattice: a few tiles say little."""
+
+
+def skew(points: np.ndarray, spreads: np.ndarray, homography: np.ndarray) -> float:
+    """How much a lattice stretches the symbols: 1.0 where they come out as round on the
+    table as they are (the square root of the ratio of the larger to the smaller principal
+    spread), 1.0 too where fewer than :data:`MIN_SPREADS` symbols have a measured spread.
+
+    Every Qwirkle symbol has fourfold symmetry, so its spread on the table is alike in every
+    direction. Carried back through the lattice's local stretch at each symbol, the photo's
+    spreads come out round for the right lattice, however oblique the view. A lattice whose
+    axes follow something else (a floor's seams, a diagonal of tiles) leaves them drawn out
+    along the direction it shears, even where it explains as many symbols. ``spreads`` are
+    (xx, xy, yy) per point (:attr:`vision.detect.Symbol.spread`), NaN where not measured.
+    """
+    measured = ~np.isnan(spreads).any(axis=1)
+    if measured.sum() < MIN_SPREADS:
+        return 1.0
+    pts = np.asarray(points, np.float64)[measured]
+    cells = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), np.linalg.inv(homography))
+    cells = cells.reshape(-1, 2)
+    depth = cells @ homography[2, :2] + homography[2, 2]
+    # the homography's derivative at each cell: one cell step along each axis, in pixels
+    local = (homography[None, :2, :2] - pts[:, :, None] * homography[None, None, 2, :2]) \
+        / depth[:, None, None]
+    back = np.linalg.inv(local)
+    xx, xy, yy = spreads[measured].T
+    spread = np.stack([np.stack([xx, xy], -1), np.stack([xy, yy], -1)], -2)
+    on_table = back @ spread @ back.transpose(0, 2, 1)
+    on_table /= np.trace(on_table, axis1=1, axis2=2)[:, None, None]
+    low, high = np.linalg.eigvalsh(np.median(on_table, axis=0))
+    return float(np.sqrt(high / max(low, 1e-9)))
+
+
 def _taken(points: np.ndarray, homography: np.ndarray) -> set[tuple[int, int]]:
     """The cells of a lattice that points lie near the centre of (:data:`FITS`)."""
     pts = np.asarray(points, np.float64).reshape(-1, 1, 2)

@@ -211,6 +211,18 @@ def test_a_lattice_is_not_sheared_along_a_floors_seams():
     assert all(found[f] == truth[t] for f, t in pairs.items())
 
 
+def test_a_lattice_along_a_floors_seams_is_known_by_the_symbols_it_draws_out():
+    """Board 38 of ``--floors``: 59 dark tiles whose sides hardly show on a dark floor whose
+    seams make the strongest edges. A lattice along the seams, its axes 52 degrees apart,
+    explained 57 of the 59 symbols and put 20 tiles on wrong cells; it draws the round
+    symbols out to 2.6 times as long one way as the other, the tiles' own axes not at all."""
+    truth, image = floor_render(38)
+    found = {(t.x, t.y): t.guess.tile for t in scan_image(image, COLOURS).tiles}
+    pairs = align(found, truth)
+    assert len(found) == len(truth) == len(pairs) == 59
+    assert all(found[f] == truth[t] for f, t in pairs.items())
+
+
 def test_a_free_cell_framed_by_a_floors_seams_is_not_a_tile():
     """Board 87 of ``--floors``: 24 tiles on a floor whose dark seams, with the tiles' dark
     sides, frame two free cells beside the board like tile body round a symbol. The classifier

@@ -149,3 +149,37 @@ def test_small_far_tiles_seen_50_to_60_degrees_from_vertical_are_read_in_every_o
         found += len(pairs)
         right += sum(tiles[f].guess.tile == truth[t] for f, t in pairs.items())
     assert right >= 0.955 * found
+
+
+def _round_spreads(homography: np.ndarray, cells: np.ndarray) -> np.ndarray:
+    """The (xx, xy, yy) spreads in the photo of round symbols on ``cells``: each the image of
+    a round spread through the homography's local stretch there."""
+    spreads = []
+    for u, v in cells:
+        depth = homography[2] @ (u, v, 1.0)
+        point = (homography[:2] @ (u, v, 1.0)) / depth
+        local = (homography[:2, :2] - np.outer(point, homography[2, :2])) / depth
+        spread = local @ local.T
+        spreads.append((spread[0, 0], spread[0, 1], spread[1, 1]))
+    return np.array(spreads)
+
+
+def test_symbols_come_out_round_only_on_the_right_lattice():
+    """Seen from a phone beside the table, the photo squashes the symbols as it squashes the
+    lattice; the right lattice takes that out, one sheared along a floor's seams does not,
+    even where its cells fit the same points."""
+    cells = np.array([(x, y) for x in range(-3, 4) for y in range(-2, 3)], float)
+    view = np.array([[40.0, 6.0, 300.0], [-4.0, 22.0, 200.0], [0.0, 0.04, 1.0]])
+    points = lattice.project(view, cells)
+    spreads = _round_spreads(view, cells)
+    assert topface.skew(points, spreads, view) == pytest.approx(1.0, abs=1e-6)
+    sheared = view @ np.array([[1.0, 0.8, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+    assert topface.skew(points, spreads, sheared) > topface.MAX_SKEW
+
+
+def test_a_few_measured_symbols_do_not_judge_a_lattice():
+    cells = np.array([(x, 0) for x in range(8)], float)
+    view = np.array([[40.0, 0.0, 0.0], [0.0, 40.0, 0.0], [0.0, 0.0, 1.0]])
+    spreads = np.full((8, 3), np.nan)
+    spreads[:topface.MIN_SPREADS - 1] = (1.0, 0.9, 1.0)  # drawn out, but too few to count
+    assert topface.skew(lattice.project(view, cells), spreads, view) == 1.0
