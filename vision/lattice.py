@@ -262,18 +262,23 @@ class Sketch:
     points: np.ndarray  # (N, 2) working pixels
     homography: np.ndarray  # cell -> working pixel, from the first cells
     step: np.ndarray  # (2, 2) columns: one cell along each axis at the typical symbol size
+    spreads: np.ndarray  # (N, 3) each symbol's spread (``detect.Symbol.spread``), NaN: none
 
 
-def sketch(points: np.ndarray, extents: np.ndarray, axes: np.ndarray) -> Sketch:
+def sketch(points: np.ndarray, extents: np.ndarray, axes: np.ndarray,
+           spreads: np.ndarray | None = None) -> Sketch:
     """A first lattice through symbol centres, given the two axis directions.
 
     Offsets are measured in an affine frame scaled by the local symbol size, which holds
-    across a small neighbourhood whatever the perspective.
+    across a small neighbourhood whatever the perspective. ``spreads`` (per point, see
+    :class:`Sketch`; None: none measured) travel with it to :func:`assign_cells`.
     """
+    if spreads is None:
+        spreads = np.full((len(points), 3), np.nan)
     if not len(points):
-        return Sketch(points.reshape(0, 2), np.eye(3), np.eye(2))
+        return Sketch(points.reshape(0, 2), np.eye(3), np.eye(2), spreads.reshape(0, 3))
     scale = _local_scale(points, extents)
-    return topface.best_sketch(partial(_sketched, points, scale, axes),
+    return topface.best_sketch(partial(_sketched, points, spreads, scale, axes),
                                _pitch_ratios(points, scale, axes), points, scale, axes)
 
 
@@ -293,7 +298,7 @@ def first_fit(work: Work, points: np.ndarray, extents: np.ndarray,
     (:func:`_unskewed`).
     """
     choices = axis_choices(work, points, extents)
-    axes, best = choices[0], sketch(points, extents, choices[0])
+    axes, best = choices[0], sketch(points, extents, choices[0], spreads)
     score = topface.explained(points, best.homography)
     if len(choices) == 1 or topface.corner_start(points, best.homography, score):
         return axes, best, None
@@ -304,7 +309,7 @@ def first_fit(work: Work, points: np.ndarray, extents: np.ndarray,
     if topface.good_enough(score, len(points)):
         return axes, best, grid
     for other in choices[1:]:
-        candidate = sketch(points, extents, other)
+        candidate = sketch(points, extents, other, spreads)
         cells = assign_cells(candidate)
         found = topface.explained(points, cells.homography)
         # clearly more: on a small board a stray symbol or two (a floor's joint) decide a
@@ -337,7 +342,7 @@ def _unskewed(points: np.ndarray, extents: np.ndarray, spreads: np.ndarray,
     for other in choices:
         if other is fit[0]:
             continue
-        candidate = sketch(points, extents, other)
+        candidate = sketch(points, extents, other, spreads)
         stretch = topface.skew(points, spreads, candidate.homography)
         if stretch < least and topface.explained(points, candidate.homography) \
                 >= score - topface.SLACK * len(points):
@@ -345,7 +350,7 @@ def _unskewed(points: np.ndarray, extents: np.ndarray, spreads: np.ndarray,
     return fit
 
 
-def _sketched(points: np.ndarray, scale: np.ndarray, axes: np.ndarray,
+def _sketched(points: np.ndarray, spreads: np.ndarray, scale: np.ndarray, axes: np.ndarray,
               ratios: np.ndarray) -> Sketch:
     """The sketch for one guess of the pitch along each axis (in local symbol sizes)."""
     basis = axes.T * ratios  # columns: one cell step, per unit scale
@@ -356,7 +361,7 @@ def _sketched(points: np.ndarray, scale: np.ndarray, axes: np.ndarray,
     cells, group = _spanning_cells(offsets, len(points))
     step = basis * np.median(scale)
     homography, _ = _joint_fit(cells, points, group, step)
-    return Sketch(points, homography, step)
+    return Sketch(points, homography, step, spreads)
 
 
 def assign_cells(first: Sketch, anchors: np.ndarray | None = None) -> Grid:
@@ -371,13 +376,17 @@ def assign_cells(first: Sketch, anchors: np.ndarray | None = None) -> Grid:
     seams included; they get no cells of their own. In an oblique view the cells are measured
     again in the fit's frame while that explains more tiles (:func:`vision.topface.refined`).
     """
-    return topface.refined(_assigned(first, anchors), first.points,
-                           lambda homography: _assigned(replace(first, homography=homography),
-                                                        anchors))
+    return topface.refined(
+        _assigned(first, anchors), first.points, first.spreads,
+        lambda homography, ruler: _assigned(replace(first, homography=homography), anchors,
+                                            ruler))
 
 
-def _assigned(first: Sketch, anchors: np.ndarray | None) -> Grid:
-    """One pass of :func:`assign_cells`."""
+def _assigned(first: Sketch, anchors: np.ndarray | None,
+              ruler: np.ndarray | None = None) -> Grid:
+    """One pass of :func:`assign_cells`; ``ruler`` (per point, from
+    :func:`vision.topface.local_stretch`) measures the steps between points, none the steps
+    to a board's squares."""
     points = first.points
     n = len(points)
     if n == 0:
@@ -391,6 +400,10 @@ def _assigned(first: Sketch, anchors: np.ndarray | None) -> Grid:
         fractional = np.vstack([fractional, squares - _parallax(fractional, squares)])
     everything = project(homography, fractional)
     offsets = fractional[None, :, :] - fractional[:, None, :]
+    if ruler is not None:
+        rulers = np.concatenate([ruler, np.broadcast_to(np.eye(2), (len(offsets) - n, 2, 2))])
+        pair = 0.5 * (rulers[:, None] + rulers[None, :])
+        offsets = np.einsum("abij,abj->abi", np.linalg.inv(pair), offsets)
     cells, group = _spanning_cells(offsets, n)
     used = np.isin(group, group[:n])  # anchors linked to no tile are left out
     homography, shifts = _joint_fit(cells[used], everything[used], group[used], first.step)

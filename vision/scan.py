@@ -323,7 +323,8 @@ def _fit(symbols: list[detect.Symbol], axes: np.ndarray, squares: np.ndarray) ->
     """The lattice through the symbols' centres."""
     points = np.array([s.center for s in symbols])
     extents = np.array([s.extent for s in symbols])
-    return lattice.assign_cells(lattice.sketch(points, extents, axes), squares)
+    return lattice.assign_cells(lattice.sketch(points, extents, axes, _spreads(symbols)),
+                                squares)
 
 
 SYMBOL_AREA = (0.1, 0.8)

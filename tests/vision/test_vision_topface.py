@@ -183,3 +183,41 @@ def test_a_few_measured_symbols_do_not_judge_a_lattice():
     spreads = np.full((8, 3), np.nan)
     spreads[:topface.MIN_SPREADS - 1] = (1.0, 0.9, 1.0)  # drawn out, but too few to count
     assert topface.skew(lattice.project(view, cells), spreads, view) == 1.0
+
+
+def test_the_symbols_ruler_evens_out_the_steps_of_a_lattice_with_too_little_perspective():
+    """A lattice whose perspective is too weak makes the steps between neighbours along the
+    axis running from the camera grow row by row (1.32 to 1.6 cells here), until they no
+    longer round to one. The symbols shrink as the tiles do, so steps measured by their
+    ruler come out alike along the whole line; on the right lattice the ruler is the
+    identity."""
+    cells = np.array([(x, y) for x in range(-3, 4) for y in range(0, 8)], float)
+    view = np.array([[40.0, 0.0, 300.0], [0.0, 30.0, 600.0], [0.0, -0.08, 1.0]])
+    points = lattice.project(view, cells)
+    spreads = _round_spreads(view, cells) * 0.09  # a symbol about 0.6 of a cell across
+    right = topface.local_stretch(points, spreads, view)
+    assert right is not None and np.allclose(right, np.eye(2), atol=0.02)
+    flatter = view.copy()
+    flatter[2, 1] = -0.05
+    ruler = topface.local_stretch(points, spreads, flatter)
+    assert ruler is not None
+    fractional = lattice.project(np.linalg.inv(flatter), points)
+    raw, measured = [], []
+    for i, (x, y) in enumerate(cells):
+        for j in np.flatnonzero((cells[:, 0] == x) & (cells[:, 1] == y + 1)):
+            step = fractional[j] - fractional[i]
+            raw.append(step[1])
+            measured.append((np.linalg.inv(0.5 * (ruler[i] + ruler[j])) @ step)[1])
+    assert np.ptp(raw) > 0.25
+    assert np.ptp(measured) < 0.05 * np.ptp(raw)
+
+
+def test_the_far_rows_of_a_steep_view_are_placed_by_the_symbols_ruler():
+    """Board 12 of ``--oblique`` at 50-60 degrees: 41 tiles, the far rows' tiles shrinking
+    faster than the first lattice allowed, and six of them left off it; measured by the
+    symbols' own ruler every tile but one is placed and labelled right."""
+    truth, image = oblique_render(12, (50, 60))
+    tiles = {(t.x, t.y): t.guess.tile for t in scan_image(image, COLOURS).tiles}
+    pairs = align(tiles, truth)
+    assert len(tiles) == len(pairs) >= 40
+    assert sum(tiles[f] == truth[t] for f, t in pairs.items()) >= 40
