@@ -157,7 +157,11 @@ def locate_tiles(image: np.ndarray) -> Located:
                 else lattice.assign_cells(first, squares))
     if grid is None or not grid.linked or _checkered(grid):
         squares = detect.find_squares(work, symbols, float(np.median(extents)) / SYMBOL_SIDE)
-        grid = lattice.assign_cells(first, squares)
+        on_board = lattice.assign_cells(first, squares)
+        if grid is not None and _squares_astray(points, grid, on_board):
+            squares = np.zeros((0, 2))
+        else:
+            grid = on_board
     axes, grid = _square_on(work, symbols, axes, squares, grid)
     fitting = _symbol_sized(symbols, grid)
     if not fitting.all() and fitting.any():  # dropped: one point less hardly moves the fit
@@ -189,6 +193,19 @@ def locate_tiles(image: np.ndarray) -> Located:
     return Located(cells, points / work.scale, grid.to_cells(points),
                    Lattice(homography, lattice.cell_side(homography, cells)), work,
                    loose / work.scale)
+
+
+def _squares_astray(points: np.ndarray, tiles_alone: lattice.Grid,
+                    on_board: lattice.Grid) -> bool:
+    """Whether a printed board's squares lead the lattice astray: they are stepping stones
+    between groups of tiles, so a lattice fitted with them that links no more groups than
+    the tiles alone, and explains fewer of them, is worse. A board lying beyond the tiles,
+    its squares far smaller than the near tiles, pulled a lattice seen 40-50 degrees from
+    vertical off 15 of 22 symbols it had explained (`--oblique`, board 17 at 40-50 degrees);
+    on the real photos the squares link groups, or explain as many."""
+    return on_board.groups >= tiles_alone.groups \
+        and topface.explained(points, on_board.homography) \
+        < topface.explained(points, tiles_alone.homography)
 
 
 def _spreads(symbols: Sequence[detect.Symbol]) -> np.ndarray:
