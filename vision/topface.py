@@ -117,9 +117,13 @@ def toward_camera(homography: np.ndarray, cells: np.ndarray) -> tuple[np.ndarray
 
 def _view(homography: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, float]:
     """:func:`toward_camera` round the photo ``points``."""
+    return toward_camera(homography, _fractional(points, homography))
+
+
+def _fractional(points: np.ndarray, homography: np.ndarray) -> np.ndarray:
+    """The photo ``points``' (fractional) cells on the lattice ``homography``."""
     pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
-    cells = cv2.perspectiveTransform(pts, np.linalg.inv(homography)).reshape(-1, 2)
-    return toward_camera(homography, cells)
+    return cv2.perspectiveTransform(pts, np.linalg.inv(homography)).reshape(-1, 2)
 
 
 def best_sketch(sketch_with: Callable[[np.ndarray], Sketch], ratios: np.ndarray,
@@ -194,9 +198,9 @@ def refined(grid: Grid, points: np.ndarray, spreads: np.ndarray,
     the middle of the tiles and bent at the far rows; the fitted homography follows the
     perspective, and cells measured again in its frame fit there too. Where the far rows
     were placed wrong at first, the homography follows them too little, and the symbols'
-    ruler puts them right (rendered boards 40-60 degrees from vertical: 32 of 47 tiles on
-    their cells, then 47; 35 of 41, then 40). ``reassign(homography, ruler)`` gives the grid
-    measured in a homography's frame, by a ruler per point or by its cells alone.
+    ruler puts them right (a board rendered 50-60 degrees from vertical: 35 of its 41 tiles
+    on their cells, then 40). ``reassign(homography, ruler)`` gives the grid measured in a
+    homography's frame, by a ruler per point or by its cells alone.
     """
     if _view(grid.homography, points)[1] < BENDING_TILT:
         return grid
@@ -323,8 +327,7 @@ def _in_cells(points: np.ndarray, spreads: np.ndarray,
               homography: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each point's spread carried back through the lattice's local stretch there, as a 2x2
     matrix in cells squared, and the point's cell (fractional)."""
-    cells = cv2.perspectiveTransform(points.reshape(-1, 1, 2), np.linalg.inv(homography))
-    cells = cells.reshape(-1, 2)
+    cells = _fractional(points, homography)
     depth = cells @ homography[2, :2] + homography[2, 2]
     # the homography's derivative at each cell: one cell step along each axis, in pixels
     local = (homography[None, :2, :2] - points[:, :, None] * homography[None, None, 2, :2]) \
@@ -349,17 +352,18 @@ def local_stretch(points: np.ndarray, spreads: np.ndarray,
 
     Every symbol is about as big on its tile as any other, so the symbols are a ruler
     wherever they lie. Under strong perspective the lattice may be right near the camera and
-    wrong at the far rows, whose tiles shrink faster than it allows: measured in its cells
-    there, symbols come out too small along the squashed axis, and steps between them too
-    short to round to whole cells. Offsets divided by this ruler round right again
-    (:func:`refined`). ``points`` and ``spreads`` as in :func:`skew`.
+    wrong at the far rows, whose tiles shrink faster or slower than it allows: measured in
+    its cells there, the symbols come out the wrong size along the squashed axis, and so do
+    the steps between them, too far from whole cells to round right. Steps divided by this
+    ruler round right again (:func:`refined`). ``points`` and ``spreads`` as in
+    :func:`skew`.
     """
     measured = ~np.isnan(spreads).any(axis=1)
     if measured.sum() < MIN_SPREADS:
         return None
     pts = np.asarray(points, np.float64)
     on_table, known = _in_cells(pts[measured], spreads[measured], homography)
-    _, cells = _in_cells(pts, np.zeros((len(pts), 3)), homography)
+    cells = _fractional(pts, homography)
     typical = np.median(np.trace(on_table, axis1=1, axis2=2)) / 2
     apart = np.linalg.norm(cells[:, None, :] - known[None, :, :], axis=2)
     nearest = np.argsort(apart, axis=1)[:, :STRETCH_NEIGHBOURS]
@@ -371,8 +375,7 @@ def local_stretch(points: np.ndarray, spreads: np.ndarray,
 
 def _taken(points: np.ndarray, homography: np.ndarray) -> set[tuple[int, int]]:
     """The cells of a lattice that points lie near the centre of (:data:`FITS`)."""
-    pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
-    fractional = cv2.perspectiveTransform(pts, np.linalg.inv(homography)).reshape(-1, 2)
+    fractional = _fractional(points, homography)
     cells = np.rint(fractional).astype(int)
     return {(int(x), int(y)) for x, y in cells[np.abs(fractional - cells).max(axis=1) < FITS]}
 
