@@ -316,18 +316,17 @@ def skew(points: np.ndarray, spreads: np.ndarray, homography: np.ndarray) -> flo
     measured = ~np.isnan(spreads).any(axis=1)
     if measured.sum() < MIN_SPREADS:
         return 1.0
-    on_table, _ = _in_cells(np.asarray(points, np.float64)[measured], spreads[measured],
-                            homography)
+    pts = np.asarray(points, np.float64)[measured]
+    on_table = _in_cells(pts, _fractional(pts, homography), spreads[measured], homography)
     on_table /= np.trace(on_table, axis1=1, axis2=2)[:, None, None]
     low, high = np.linalg.eigvalsh(np.median(on_table, axis=0))
     return float(np.sqrt(high / max(low, 1e-9)))
 
 
-def _in_cells(points: np.ndarray, spreads: np.ndarray,
-              homography: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each point's spread carried back through the lattice's local stretch there, as a 2x2
-    matrix in cells squared, and the point's cell (fractional)."""
-    cells = _fractional(points, homography)
+def _in_cells(points: np.ndarray, cells: np.ndarray, spreads: np.ndarray,
+              homography: np.ndarray) -> np.ndarray:
+    """Each point's spread carried back through the lattice's local stretch at its
+    (fractional) cell, as a 2x2 matrix in cells squared."""
     depth = cells @ homography[2, :2] + homography[2, 2]
     # the homography's derivative at each cell: one cell step along each axis, in pixels
     local = (homography[None, :2, :2] - points[:, :, None] * homography[None, None, 2, :2]) \
@@ -335,7 +334,7 @@ def _in_cells(points: np.ndarray, spreads: np.ndarray,
     back = np.linalg.inv(local)
     xx, xy, yy = spreads.T
     spread = np.stack([np.stack([xx, xy], -1), np.stack([xy, yy], -1)], -2)
-    return back @ spread @ back.transpose(0, 2, 1), cells
+    return back @ spread @ back.transpose(0, 2, 1)
 
 
 STRETCH_NEIGHBOURS = 5
@@ -362,8 +361,9 @@ def local_stretch(points: np.ndarray, spreads: np.ndarray,
     if measured.sum() < MIN_SPREADS:
         return None
     pts = np.asarray(points, np.float64)
-    on_table, known = _in_cells(pts[measured], spreads[measured], homography)
     cells = _fractional(pts, homography)
+    known = cells[measured]
+    on_table = _in_cells(pts[measured], known, spreads[measured], homography)
     typical = np.median(np.trace(on_table, axis1=1, axis2=2)) / 2
     apart = np.linalg.norm(cells[:, None, :] - known[None, :, :], axis=2)
     nearest = np.argsort(apart, axis=1)[:, :STRETCH_NEIGHBOURS]

@@ -180,9 +180,13 @@ def test_a_lattice_is_fitted_along_the_tiles_sides_where_they_hardly_show(seed, 
     Where the sides hardly show, the axes are taken as nearly perpendicular."""
     rng = np.random.default_rng(seed)
     render = render_board(random_layout(rng, int(rng.integers(3, 71)), COLOURS), rng)
-    result = scan_image(render.image, COLOURS)
-    found = {(t.x, t.y): t.guess.tile for t in result.tiles}
-    truth = {(x, y): tile for x, y, tile in render.tiles}
+    _reads_every_tile({(x, y): tile for x, y, tile in render.tiles}, render.image, tiles)
+
+
+def _reads_every_tile(truth: dict, image: np.ndarray, tiles: int) -> None:
+    """The scan finds all ``tiles`` tiles of ``truth`` (cell -> tile), each on its cell (up
+    to the lattice's symmetry and shift) and labelled right, and nothing else."""
+    found = {(t.x, t.y): t.guess.tile for t in scan_image(image, COLOURS).tiles}
     pairs = align(found, truth)
     assert len(found) == len(truth) == len(pairs) == tiles
     assert all(found[f] == truth[t] for f, t in pairs.items())
@@ -204,11 +208,7 @@ def test_a_lattice_is_not_sheared_along_a_floors_seams():
     a pair of axes 37 degrees apart: a lattice sheared along a diagonal, on which no symbol
     had a neighbour, 50 tiles read and none right. Axes so near are no view of a square
     lattice that a camera above the table gives."""
-    truth, image = floor_render(63)
-    found = {(t.x, t.y): t.guess.tile for t in scan_image(image, COLOURS).tiles}
-    pairs = align(found, truth)
-    assert len(found) == len(truth) == len(pairs) == 40
-    assert all(found[f] == truth[t] for f, t in pairs.items())
+    _reads_every_tile(*floor_render(63), 40)
 
 
 def test_a_lattice_along_a_floors_seams_is_known_by_the_symbols_it_draws_out():
@@ -216,19 +216,11 @@ def test_a_lattice_along_a_floors_seams_is_known_by_the_symbols_it_draws_out():
     seams make the strongest edges. A lattice along the seams, its axes 52 degrees apart,
     explained 57 of the 59 symbols and put 20 tiles on wrong cells; it draws the round
     symbols out to 2.6 times as long one way as the other, the tiles' own axes not at all."""
-    truth, image = floor_render(38)
-    found = {(t.x, t.y): t.guess.tile for t in scan_image(image, COLOURS).tiles}
-    pairs = align(found, truth)
-    assert len(found) == len(truth) == len(pairs) == 59
-    assert all(found[f] == truth[t] for f, t in pairs.items())
+    _reads_every_tile(*floor_render(38), 59)
 
 
 def test_a_free_cell_framed_by_a_floors_seams_is_not_a_tile():
     """Board 87 of ``--floors``: 24 tiles on a floor whose dark seams, with the tiles' dark
     sides, frame two free cells beside the board like tile body round a symbol. The classifier
     took both for tiles; a cell whose middle has the floor's colour is not one."""
-    truth, image = floor_render(87)
-    found = {(t.x, t.y): t.guess.tile for t in scan_image(image, COLOURS).tiles}
-    pairs = align(found, truth)
-    assert len(found) == len(truth) == len(pairs) == 24
-    assert all(found[f] == truth[t] for f, t in pairs.items())
+    _reads_every_tile(*floor_render(87), 24)
