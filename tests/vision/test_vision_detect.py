@@ -123,6 +123,19 @@ def test_a_tile_joined_to_the_lattice_takes_the_cell_it_lies_in():
     assert (joined.cells - joined.cells[0] == expected - expected[0]).all()
 
 
+def test_only_a_tile_a_step_from_two_groups_may_link_them():
+    # two groups the fit placed apart, three cells between them (vision.scan._joined fits
+    # again only for a tile that may link them)
+    from vision.scan import _bridging
+
+    cells = np.array([(0, 0), (1, 0), (2, 0), (5, 0), (6, 0)])
+    grid = lattice.Grid(cells, np.eye(3), np.ones(5, bool), np.array([0, 0, 0, 3, 3]))
+    assert _bridging(grid, np.array([[3, 1], [4, 0]]))  # (4, 0): two from (2, 0), one from (5, 0)
+    assert not _bridging(grid, np.array([[0, 1], [7, 0]]))  # beside one group each
+    grid.keep[3:] = False  # a dropped point links nothing
+    assert not _bridging(grid, np.array([[4, 0]]))
+
+
 @pytest.mark.parametrize(("side", "worked"), [(1600, 800), (3200, 800), (1200, 1024),
                                               (960, 960), (500, 500)])
 def test_a_photo_is_halved_to_800_px_or_cut_to_1024_px_for_detection(side, worked):
