@@ -12,6 +12,8 @@ other half of the crop (see :func:`_mirrored`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 
@@ -31,18 +33,37 @@ def extract_crops(image: np.ndarray, homography: np.ndarray, cells: np.ndarray,
     ``homography`` maps cell coordinates to ``image`` pixels. Fractional centres let a caller
     centre each crop on where the tile really lies (a nudged tile, a shifted board piece).
     When a cell spans many more pixels than the crop (a phone photo), the image is first
-    shrunk with area averaging so the crop does not alias. A smaller ``side`` than the
+    halved, smoothing as it goes, so the crop does not alias. A smaller ``side`` than the
     classifier's ``CROP`` gives a cheap coarse look at the same square.
     """
     centres = np.asarray(cells, dtype=np.float64).reshape(-1, 2)
     if not len(centres):
         return np.zeros((0, side, side, 3), np.uint8)
-    source, homography = _shrunk(image, homography, centres)
-    offsets = (np.arange(side) + 0.5) * (2 * HALF / side) - HALF
-    crops = []
-    for first in range(0, len(centres), CHUNK):
-        crops.append(_sampled(source, homography, centres[first:first + CHUNK], offsets))
-    return np.concatenate(crops)
+    return cutter(image, homography, centres)(centres, side)
+
+
+Cut = Callable[..., np.ndarray]
+"""``cut(cells, side=CROP)``: crops of one picture through one lattice (:func:`cutter`)."""
+
+
+def cutter(image: np.ndarray, homography: np.ndarray, cells: np.ndarray) -> Cut:
+    """:func:`extract_crops` for a caller that cuts one picture many times (a scan cuts the
+    tiles, the free cells beside them twice over, and tiles off the board).
+
+    The picture is shrunk once, for the cells at ``cells``, rather than at every call.
+    """
+    source, to_source = _shrunk(image, homography,
+                                np.asarray(cells, np.float64).reshape(-1, 2))
+
+    def cut(centres: np.ndarray, side: int = CROP) -> np.ndarray:
+        centres = np.asarray(centres, np.float64).reshape(-1, 2)
+        offsets = (np.arange(side) + 0.5) * (2 * HALF / side) - HALF
+        crops = [np.zeros((0, side, side, 3), np.uint8)]
+        for first in range(0, len(centres), CHUNK):
+            crops.append(_sampled(source, to_source, centres[first:first + CHUNK], offsets))
+        return np.concatenate(crops)
+
+    return cut
 
 
 CHUNK = 256
@@ -85,9 +106,12 @@ def _mirrored(crop: np.ndarray, known: np.ndarray) -> np.ndarray:
 
 def _shrunk(image: np.ndarray, homography: np.ndarray,
             centres: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The image scaled so a crop samples at most ~2 source pixels per crop pixel."""
-    factor = 2.0 * CROP / (2 * HALF * cell_side(homography, centres))
-    if factor >= 1.0:
-        return image, homography
-    small = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
-    return small, np.diag([factor, factor, 1.0]) @ homography
+    """The image halved (``cv2.pyrDown``, which smooths as it halves) while a crop of the
+    cells at ``centres`` would still sample at least one of its pixels per crop pixel: one to
+    two, so it never aliases and never loses detail a crop can hold. An area resize to
+    exactly two took 45-70 ms for a 4000-pixel phone photo, halving it 10."""
+    factor = 2.0 * CROP / (2 * HALF * cell_side(homography, centres))  # to exactly two
+    while factor < 1.0:
+        image, homography = cv2.pyrDown(image), np.diag([0.5, 0.5, 1.0]) @ homography
+        factor *= 2.0
+    return image, homography

@@ -17,7 +17,7 @@ from engine.tiles import COLOURS
 from vision import detect, lattice, topface
 from vision.adapt import SetAdapter
 from vision.classifier import BODY_SHARE, TileGuess, classify_crops, frame_gain, tile_probs
-from vision.crops import CROP, extract_crops
+from vision.crops import CROP, Cut, cutter, extract_crops
 from vision.imagefile import ImageError, load_image  # noqa: F401  (scan's public API)
 from vision.overlay import draw_overlay
 
@@ -423,11 +423,12 @@ def scan_image(image: np.ndarray, colours: Sequence[str] = COLOURS,
     loose = np.zeros((0, 2))
     if len(located.cells):
         homography = located.lattice.homography
-        crops = extract_crops(image, homography, located.fractional)
+        cut = cutter(image, homography, located.fractional)
+        crops = cut(located.fractional)
         gain = frame_gain(crops)  # the light the tiles show, once for both reads below
-        located, extra, plain = _completed(image, located, crops, gain)
+        located, extra, plain = _completed(cut, image.shape, located, crops, gain)
         loose = lattice.project(np.linalg.inv(homography), located.off_board)
-        frame = np.concatenate([crops, extra, extract_crops(image, homography, loose)])
+        frame = np.concatenate([crops, extra, cut(loose)])
         # the frame's light is measured on all its crops: the tiles' own when none joined
         guesses = classify_crops(frame, colours, adapter,
                                  gain if len(frame) == len(crops) else None)
@@ -452,7 +453,7 @@ def scan_image(image: np.ndarray, colours: Sequence[str] = COLOURS,
                       [r for r in apart if r.guess.tile_prob >= MIN_TILE_PROB])
 
 
-def _completed(image: np.ndarray, located: Located, crops: np.ndarray,
+def _completed(cut: Cut, shape: tuple[int, ...], located: Located, crops: np.ndarray,
                gain: np.ndarray) -> tuple[Located, np.ndarray, np.ndarray]:
     """``located`` plus the tiles beside it that only the classifier recognises, their crops,
     and which of them have the table's colour in their middle (:func:`_unlike_table`).
@@ -463,7 +464,8 @@ def _completed(image: np.ndarray, located: Located, crops: np.ndarray,
     the classifier is sure shows a tile, and whose middle is as dark as tile body, is one.
     ``crops`` are the tiles' own crops, the yardstick for "as dark as tile body", and
     ``gain`` the light's correction measured on them (:func:`vision.classifier.frame_gain`):
-    free cells are judged under the light the tiles show.
+    free cells are judged under the light the tiles show. ``cut`` cuts the photo (of
+    ``shape``) through the lattice.
     """
     homography = located.lattice.homography
     body = _body_level(crops)
@@ -472,7 +474,7 @@ def _completed(image: np.ndarray, located: Located, crops: np.ndarray,
     plain = [np.zeros(0, bool)]
     for _ in range(COMPLETION_ROUNDS):
         free, centres = _free_neighbours(cells, fractional, SIDES)
-        inside = _visible(homography, centres, image.shape) >= MIN_VISIBLE
+        inside = _visible(homography, centres, shape) >= MIN_VISIBLE
         # No more cells than a game has tiles (with room to spare): a photo-wide pattern
         # would otherwise double the cells each round.
         room = max(0, detect.MAX_SYMBOLS - len(cells))
@@ -481,12 +483,12 @@ def _completed(image: np.ndarray, located: Located, crops: np.ndarray,
             break
         # a coarse look first (cheap, with room for its coarseness): most free cells show
         # hardly any tile body and are not cut in full
-        coarse = _dark_share(extract_crops(image, homography, centres, PROBE), body)
+        coarse = _dark_share(cut(centres, PROBE), body)
         likely = coarse >= 0.5 * COMPLETION_DARK_SHARE
         if not likely.any():
             break
         free, centres = free[likely], centres[likely]
-        extra = extract_crops(image, homography, centres)
+        extra = cut(centres)
         tile = _dark_share(extra, body) >= COMPLETION_DARK_SHARE  # the model only here
         if tile.any():
             tile[tile] = tile_probs(extra[tile], gain) >= COMPLETION_TILE_PROB

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from engine.tiles import COLOURS
-from vision.crops import CROP, extract_crops
+from vision.crops import CROP, cutter, extract_crops
 from vision.evaluate.real import Tally, align, degrade, floor_render, game_colours, load_game
 from vision.scan import ImageError, load_image, locate_tiles, overlay, scan_image
 from vision.synth.scene import View, random_layout, random_style, render_board
@@ -96,6 +96,20 @@ def test_crops_follow_the_contract():
     assert np.allclose(red, [CROP / 4, CROP / 4], atol=3)
     assert crops[1].max() == 0
     assert extract_crops(image, h, np.zeros((0, 2))).shape == (0, CROP, CROP, 3)
+
+
+def test_a_crop_of_a_huge_cell_is_smoothed_not_aliased():
+    # 400 px per cell (a phone photo up close), stripes one pixel wide: sampled as they are,
+    # a crop would show stripes of its own; halved first, it is the stripes' mean grey
+    h = np.array([[400.0, 0.0, 800.0], [0.0, 400.0, 800.0], [0.0, 0.0, 1.0]])
+    image = np.zeros((1600, 1600, 3), np.uint8)
+    image[:, ::2] = 255
+    crop = extract_crops(image, h, np.array([[0.0, 0.0]]))[0].astype(float)
+    assert abs(crop.mean() - 127.5) < 8 and crop.std() < 8
+    # the same crop cut twice from one picture, by one cutter and by extract_crops
+    cut = cutter(image, h, np.array([[0.0, 0.0], [1.0, 0.0]]))
+    assert (cut(np.array([[0.0, 0.0]]))[0] == crop).all()
+    assert cut(np.array([[0.5, 0.5]]), 24).shape == (1, 24, 24, 3)
 
 
 # --------------------------------------------------------------------------- bad input

@@ -166,15 +166,16 @@ class Tally:
         return self.correct / self.labelled if self.labelled else 1.0
 
 
-STEPS = ("purple", "warm", "half", "webcam")
+STEPS = ("purple", "warm", "half", "webcam", "phone")
 """Single degradations, in the order a combined variant applies them (see :func:`degrade`)."""
 
 VARIANTS = ("original", "warm", "half", "webcam", "purple", "warm+webcam", "half+purple",
-            "purple+webcam")
+            "purple+webcam", "phone")
 """Ways to degrade a photo like the living rooms the judging uses: a warm lamp with light
 falling off across the table, half the light with sensor noise, a webcam-sized frame (960 px
-long side, strong JPEG), and a standard set whose sixth colour is purple (the photographed
-set's white symbols recoloured); a "+" combines them."""
+long side, strong JPEG), a standard set whose sixth colour is purple (the photographed
+set's white symbols recoloured), and a phone's full-size photo (4000 px long side); a "+"
+combines them."""
 
 
 def degrade(image: np.ndarray, variant: str, seed: int = 0) -> np.ndarray:
@@ -219,9 +220,21 @@ def _half(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def _webcam(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A 960-px frame with strong JPEG compression."""
-    scale = 960 / max(image.shape[:2])
-    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    ok, data = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 40])
+    return _saved(image, 960, 40)
+
+
+def _phone(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A 12-megapixel phone photo (4000 px long side) as its camera saves it: the tiles
+    span 2.5 times the pixels (enlarged, so no finer detail than the photo had)."""
+    return _saved(image, 4000, 90)
+
+
+def _saved(image: np.ndarray, long_side: int, quality: int) -> np.ndarray:
+    """``image`` scaled to ``long_side`` and saved as a JPEG of that ``quality``."""
+    scale = long_side / max(image.shape[:2])
+    scaled = cv2.resize(image, None, fx=scale, fy=scale,
+                        interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
+    ok, data = cv2.imencode(".jpg", scaled, [cv2.IMWRITE_JPEG_QUALITY, quality])
     frame = cv2.imdecode(data, cv2.IMREAD_COLOR)
     assert frame is not None, "a JPEG just encoded decodes"
     return frame
@@ -286,7 +299,7 @@ def white_symbols(image: np.ndarray) -> np.ndarray:
     return mask
 
 
-_STEP = {"purple": _purple, "warm": _warm, "half": _half, "webcam": _webcam}
+_STEP = {"purple": _purple, "warm": _warm, "half": _half, "webcam": _webcam, "phone": _phone}
 
 
 # --------------------------------------------------------------------------- the command
