@@ -11,7 +11,7 @@ from replay_scenes import MOVE_1, MOVE_2, MOVE_3, QUIET, renders
 
 from engine.tiles import Tile
 from vision.decode import DetectedMove
-from vision.evaluate.replay import align_labelled, compare
+from vision.evaluate.replay import align_labelled, compare, latencies
 from vision.source import CaptureSource
 from vision.synth.footage import video_frames, write_video
 from webui import cli
@@ -118,3 +118,17 @@ def test_real_photos_classic_a_are_read_exactly(real_data, capsys):
                          m["needs_confirmation"], m["reason"]) for m in out["moves"]]
     tally = compare(read, truth, "classic-a")
     assert (tally.exact, tally.truth, tally.wrong_unflagged) == (20, 20, 0), tally.notes
+
+
+def test_a_report_answers_the_latest_still_table_not_yet_answered():
+    # settle: the table still with moves 1, 2, 3 at 10, 20 and 30 s of video
+    settle = [10.0, 20.0, 30.0]
+    # move 1 reported 0.5 s late; move 2 a frame before its arm had left the picture;
+    # move 3 long after (the tracker busy with a slow scan)
+    assert latencies([(10.4, 10.5), (19.9, 20.0), (31.0, 31.2)], settle) == pytest.approx(
+        [0.5, 0.0, 1.2])
+    # two moves merged in one report answer both tables; a report between still tables
+    # (nothing new, or a tile nudged) answers none and leaves the next one to its move
+    assert latencies([(20.5, 20.6), (25.0, 25.1), (30.3, 30.4)], settle) == pytest.approx(
+        [0.6, 0.4])
+    assert latencies([(30.5, 30.6), (40.0, 40.1)], settle) == pytest.approx([0.6])

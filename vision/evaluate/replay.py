@@ -31,6 +31,7 @@ its cells alone, and a mirror image would pass for exact.
 from __future__ import annotations
 
 import argparse
+import bisect
 import json
 import sys
 import tempfile
@@ -170,26 +171,55 @@ def run_source(spec: str, colours, settle: list[float] | None = None
     """Replay a source; returns the moves, the wall time and, for clips, each move's latency.
 
     A move's latency is the video time from its table going still to when the tracker is done
-    with the frame that reports it: each frame is taken up when it arrives or when the tracker
-    finishes the one before, whichever is later (so a slow scan delays the frames behind it),
-    and costs the CPU time the tracker spends on it: CPU time rather than wall time, so that
-    other programs sharing the machine do not count.
+    with the frame that reports it (:func:`latencies`): each frame is taken up when it
+    arrives or when the tracker finishes the one before, whichever is later (so a slow scan
+    delays the frames behind it), and costs the CPU time the tracker spends on it: CPU time
+    rather than wall time, so that other programs sharing the machine do not count.
     """
     tracker = MoveTracker(colours=colours)
     moves: list[DetectedMove] = []
-    latencies = []
+    reports = []
     start = time.perf_counter()
     clock = 0.0  # video time at which the tracker is done with the frame it was given
     for frame in open_source(spec):
         fed = time.process_time()
         found = tracker.feed(frame)
         clock = max(clock, frame.t) + time.process_time() - fed
-        if found and settle is not None:
-            done = [s for s in settle if s <= frame.t]
-            if done:
-                latencies.append(clock - done[-1])
+        if found:
+            reports.append((frame.t, clock))
         moves.extend(found)
-    return tracker.settled(moves), time.perf_counter() - start, latencies
+    return (tracker.settled(moves), time.perf_counter() - start,
+            latencies(reports, settle) if settle is not None else [])
+
+
+LEAVING = 0.7
+"""Seconds an arm takes to leave the picture (``FootageStyle.reach``)."""
+
+
+def latencies(reports: list[tuple[float, float]], settle: list[float]) -> list[float]:
+    """The latency of each report, (the time of the frame that reports moves, the time the
+    tracker was done with it), given when the table went still with each move (``settle``,
+    in order).
+
+    A report answers the latest still table before its frame that no earlier report
+    answered (with any earlier ones: moves merged). A report up to :data:`LEAVING` before
+    the next still table is that move, seen still while its arm was leaving the picture's
+    edge: its latency is nothing. (Counted from the move before, game 104's move 43 of the
+    clip style, reported a frame before its arm was gone, measured 4 s.)
+
+    >>> latencies([(5.3, 5.4), (9.9, 10.0)], [4.8, 10.0])
+    [0.6000000000000005, 0.0]
+    """
+    out, answered = [], 0
+    for t, done in reports:
+        due = bisect.bisect_right(settle, t)
+        if due > answered:
+            out.append(done - settle[due - 1])
+            answered = due
+        elif answered < len(settle) and settle[answered] - t <= LEAVING:
+            out.append(max(0.0, done - settle[answered]))
+            answered += 1
+    return out
 
 
 def real_truth(folder: Path) -> list[TruthMove]:
