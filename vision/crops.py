@@ -108,8 +108,8 @@ def _shrunk(image: np.ndarray, homography: np.ndarray,
             centres: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The image halved (``cv2.pyrDown``, which smooths as it halves) while a crop of the
     cells at ``centres`` would still sample at least one of its pixels per crop pixel: one to
-    two, so it never aliases and never loses detail a crop can hold. An area resize to
-    exactly two took 45-70 ms for a 4000-pixel phone photo, halving it 10."""
+    two, so it never aliases and never loses detail a crop can hold. For a 4000-pixel phone
+    photo an area resize to exactly two took 45-70 ms, halving about 10."""
     factor = 2.0 * CROP / (2 * HALF * cell_side(homography, centres))  # to exactly two
     while factor < 1.0:
         image, homography = cv2.pyrDown(image), np.diag([0.5, 0.5, 1.0]) @ homography

@@ -298,9 +298,9 @@ def _bridging(grid: lattice.Grid, cells: np.ndarray) -> bool:
     Only such a tile can link groups that the fit placed apart. On the real photos and the
     rendered sets a new fit without one kept every cell as joining did (and cost a
     photo's whole scan up to an eighth of its time)."""
-    kept = grid.cells[grid.keep]
-    near = (np.abs(cells[:, None] - kept[None]).max(axis=2) < lattice.MAX_STEP)
-    return any(len(np.unique(grid.group[grid.keep][row])) > 1 for row in near)
+    kept, groups = grid.cells[grid.keep], grid.group[grid.keep]
+    near = np.abs(cells[:, None] - kept[None]).max(axis=2) < lattice.MAX_STEP
+    return any(len(np.unique(groups[row])) > 1 for row in near)
 
 
 MISFIT = 0.3

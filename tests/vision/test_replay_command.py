@@ -125,10 +125,10 @@ def test_a_report_answers_the_latest_still_table_not_yet_answered():
     settle = [10.0, 20.0, 30.0]
     # move 1 reported 0.5 s late; move 2 a frame before its arm had left the picture;
     # move 3 long after (the tracker busy with a slow scan)
-    assert latencies([(10.4, 10.5), (19.9, 20.0), (31.0, 31.2)], settle) == pytest.approx(
+    assert latencies([(10.4, 10.5), (19.9, 20.0), (31.0, 31.2)], settle, 0.7) == pytest.approx(
         [0.5, 0.0, 1.2])
     # two moves merged in one report answer both tables; a report between still tables
     # (nothing new, or a tile nudged) answers none and leaves the next one to its move
-    assert latencies([(20.5, 20.6), (25.0, 25.1), (30.3, 30.4)], settle) == pytest.approx(
+    assert latencies([(20.5, 20.6), (25.0, 25.1), (30.3, 30.4)], settle, 0.7) == pytest.approx(
         [0.6, 0.4])
-    assert latencies([(30.5, 30.6), (40.0, 40.1)], settle) == pytest.approx([0.6])
+    assert latencies([(30.5, 30.6), (40.0, 40.1)], settle, 0.7) == pytest.approx([0.6])

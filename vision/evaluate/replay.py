@@ -166,12 +166,13 @@ VIDEO_WIDTH = 960
 STYLES = {"clip": CLIP_STYLE, "hardest": HARDEST_STYLE, "rough": ROUGH_STYLE}
 
 
-def run_source(spec: str, colours, settle: list[float] | None = None
+def run_source(spec: str, colours, settle: list[float] | None = None, leaving: float = 0.0
                ) -> tuple[list[DetectedMove], float, list[float]]:
     """Replay a source; returns the moves, the wall time and, for clips, each move's latency.
 
     A move's latency is the video time from its table going still to when the tracker is done
-    with the frame that reports it (:func:`latencies`): each frame is taken up when it
+    with the frame that reports it (:func:`latencies`; ``leaving``: how long an arm takes to
+    leave the picture): each frame is taken up when it
     arrives or when the tracker finishes the one before, whichever is later (so a slow scan
     delays the frames behind it), and costs the CPU time the tracker spends on it: CPU time
     rather than wall time, so that other programs sharing the machine do not count.
@@ -189,25 +190,23 @@ def run_source(spec: str, colours, settle: list[float] | None = None
             reports.append((frame.t, clock))
         moves.extend(found)
     return (tracker.settled(moves), time.perf_counter() - start,
-            latencies(reports, settle) if settle is not None else [])
+            latencies(reports, settle, leaving) if settle is not None else [])
 
 
-LEAVING = 0.7
-"""Seconds an arm takes to leave the picture (``FootageStyle.reach``)."""
-
-
-def latencies(reports: list[tuple[float, float]], settle: list[float]) -> list[float]:
+def latencies(reports: list[tuple[float, float]], settle: list[float],
+              leaving: float) -> list[float]:
     """The latency of each report, (the time of the frame that reports moves, the time the
     tracker was done with it), given when the table went still with each move (``settle``,
     in order).
 
     A report answers the latest still table before its frame that no earlier report
-    answered (with any earlier ones: moves merged). A report up to :data:`LEAVING` before
-    the next still table is that move, seen still while its arm was leaving the picture's
-    edge: its latency is nothing. (Counted from the move before, game 104's move 43 of the
-    clip style, reported a frame before its arm was gone, measured 4 s.)
+    answered (with any earlier ones: moves merged). A report up to ``leaving`` seconds (an
+    arm's way out of the picture, ``FootageStyle.reach``) before the next still table is
+    that move, seen still while its arm was leaving the picture's edge: its latency is
+    nothing. (Counted from the move before, game 104's move 43 of the clip style, reported a
+    frame before its arm was gone, measured 4 s.)
 
-    >>> latencies([(5.3, 5.4), (9.9, 10.0)], [4.8, 10.0])
+    >>> latencies([(5.3, 5.4), (9.9, 10.0)], [4.8, 10.0], leaving=0.7)
     [0.6000000000000005, 0.0]
     """
     out, answered = [], 0
@@ -216,7 +215,7 @@ def latencies(reports: list[tuple[float, float]], settle: list[float]) -> list[f
         if due > answered:
             out.append(done - settle[due - 1])
             answered = due
-        elif answered < len(settle) and settle[answered] - t <= LEAVING:
+        elif answered < len(settle) and settle[answered] - t <= leaving:
             out.append(max(0.0, done - settle[answered]))
             answered += 1
     return out
@@ -260,10 +259,10 @@ def _video(path: Path, stills, style: FootageStyle, seed: int, colours, truth,
     settle = settle_times(len(stills), style, seed, gaps=False)
     if first_settle is not None:
         settle = [first_settle, *settle]
-    moves, seconds, latencies = run_source(str(path), colours, settle)
+    moves, seconds, delays = run_source(str(path), colours, settle, style.reach)
     path.unlink()
     tally = compare(moves, truth, label)
-    tally.seconds, tally.footage_seconds, tally.latencies = seconds, length, latencies
+    tally.seconds, tally.footage_seconds, tally.latencies = seconds, length, delays
     return tally
 
 
