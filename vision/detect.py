@@ -597,6 +597,10 @@ LINE_CONTRAST = 6
 """Grey levels (of 255 for the local bright level) a printed line lies below its
 surroundings' mean."""
 
+MAX_SQUARES = 200
+"""Most board squares passed on to the lattice: the real photos show at most 94, the rendered
+boards 110."""
+
 
 PERSPECTIVE = 1.5
 """Most a cell's size may differ from the median across an oblique photo (near versus far)."""
@@ -647,6 +651,9 @@ def find_squares(work: Work, symbols: list[Symbol], pitch: float) -> np.ndarray:
     centres = holes[keep, 5:7]
     if symbols and len(centres):
         tiles = np.array([s.center for s in symbols])
-        near = np.linalg.norm(centres[:, None] - tiles[None], axis=2).min(axis=1) < 0.5 * pitch
-        centres = centres[~near]
+        apart = np.linalg.norm(centres[:, None] - tiles[None], axis=2).min(axis=1)
+        centres, apart = centres[apart >= 0.5 * pitch], apart[apart >= 0.5 * pitch]
+        # the nearest to the tiles: those link groups of tiles; far ones only cost (the
+        # lattice's steps grow with the square of all points), and noise gives hundreds
+        centres = centres[np.sort(np.argsort(apart, kind="stable")[:MAX_SQUARES])]
     return centres.reshape(-1, 2)

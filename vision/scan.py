@@ -170,7 +170,10 @@ def locate_tiles(image: np.ndarray) -> Located:
                        group=grid.group[fitting])
     fresh = None  # the first round looks beside every tile
     for _ in range(RECOVERY_ROUNDS):
-        extra = _vouched(image, work, grid, _recover(work, symbols, grid, fresh))
+        # no more candidates than a game has tiles (with room to spare), as in detection:
+        # on a checked cloth every cell beside a "tile" passes, and the rounds multiply them
+        room = detect.MAX_SYMBOLS - len(symbols)
+        extra = _vouched(image, work, grid, _recover(work, symbols, grid, fresh)[:room])
         if not extra:
             break
         symbols = symbols + extra

@@ -43,6 +43,11 @@ import cv2
 import numpy as np
 
 THUMB_WIDTH = 160
+MAX_THUMB_ROWS = 4 * THUMB_WIDTH
+"""A frame more than four times as tall as it is wide (no camera's; a picture a few pixels
+wide read as a video) is squeezed to this: scaled to the thumbnail's width alone it made
+hundreds of thousands of rows and gigabytes. Its motion is then measured in squeezed pixels,
+which matters to nobody: no table fits in such a frame."""
 LIGHT_SCALE = 8.0
 """Thumbnail pixels over which light is taken to vary smoothly (a tile is about 5)."""
 
@@ -142,6 +147,11 @@ DARK = 24.0
 little light, and the ratio moves with the exposure (blue on a warm-lit wooden table)."""
 
 
+def _thumb_rows(height: int, width: int) -> int:
+    """Rows of the thumbnail of a frame of ``height`` x ``width`` pixels."""
+    return min(max(1, round(height * THUMB_WIDTH / width)), MAX_THUMB_ROWS)
+
+
 def thumbnail(image: np.ndarray) -> np.ndarray:
     """Small and blurred, with light removed: local log contrast, and two log colour ratios.
 
@@ -153,8 +163,7 @@ def thumbnail(image: np.ndarray) -> np.ndarray:
     channel clipped nor nearly black, ``SATURATED`` and ``DARK``; else 0).
     """
     h, w = image.shape[:2]
-    small = cv2.resize(image, (THUMB_WIDTH, max(1, round(h * THUMB_WIDTH / w))),
-                       interpolation=cv2.INTER_AREA)
+    small = cv2.resize(image, (THUMB_WIDTH, _thumb_rows(h, w)), interpolation=cv2.INTER_AREA)
     if small.ndim == 2:
         small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
     blurred = cv2.GaussianBlur(small.astype(np.float32), (5, 5), 0)
@@ -551,7 +560,7 @@ class StableGate:
         since, earlier, motion = self._appeared
         h, w = shape[:2]
         scale = THUMB_WIDTH / w
-        matrix = cv2.invertAffineTransform(motion.matrix((round(h * scale), THUMB_WIDTH)))
+        matrix = cv2.invertAffineTransform(motion.matrix((_thumb_rows(h, w), THUMB_WIDTH)))
         r = max(1, round(self.cell * THUMB_WIDTH / 3))
         found: list[float | None] = []
         for x, y in np.asarray(points, float).reshape(-1, 2):

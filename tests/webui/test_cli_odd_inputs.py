@@ -15,7 +15,8 @@ import pytest
 
 from vision import detect
 from vision.imagefile import ImageError, load_image
-from vision.scan import locate_tiles
+from vision.scan import SYMBOL_SIDE, locate_tiles
+from vision.stable import MAX_THUMB_ROWS, THUMB_WIDTH, thumbnail
 from webui.checks.fuzz_files import png_claiming
 from webui.cli import main
 
@@ -111,10 +112,46 @@ def test_output_into_a_closed_pipe_ends_quietly(tmp_path):
     assert done.stderr == b"" and done.returncode in (0, 1)
 
 
+def checkerboard(height: int, width: int, square: int) -> np.ndarray:
+    board = ((np.indices((height, width)) // square).sum(axis=0) % 2 * 255).astype(np.uint8)
+    return cv2.merge([board] * 3)
+
+
 def test_a_fine_checkerboard_finishes_with_bounded_candidates():
-    board = ((np.indices((1200, 1600)) // 8).sum(axis=0) % 2 * 255).astype(np.uint8)
-    image = cv2.merge([board] * 3)
+    image = checkerboard(1200, 1600, 8)
     symbols = detect.find_symbols(detect.prepare(image))
     assert len(symbols) <= detect.MAX_SYMBOLS
     located = locate_tiles(image)  # 7.5 GB and a MemoryError before the bound
     assert len(located.cells) <= detect.MAX_SYMBOLS
+
+
+def test_recovering_tiles_beside_a_checked_cloth_stays_bounded():
+    # 5-px squares: every cell beside a detected "tile" passes the relaxed test, and each
+    # round of recovery looked beside the last round's finds (3,407 cells, 15 s, 1.3 GB)
+    located = locate_tiles(checkerboard(530, 1572, 5))
+    assert 0 < len(located.cells) <= detect.MAX_SYMBOLS
+
+
+def test_noise_gives_a_bounded_number_of_board_squares():
+    # black and white noise (a 1-bit PNG): specks ring holes of a cell's size everywhere,
+    # hundreds of "squares", and the lattice's work grows with the square of its points
+    specks = (np.random.default_rng(3).random((690, 821)) < 0.5).astype(np.uint8) * 255
+    noise = cv2.merge([specks] * 3)
+    work = detect.prepare(noise)
+    symbols = detect.find_symbols(work)
+    pitch = float(np.median([s.extent for s in symbols])) / SYMBOL_SIDE
+    squares = detect.find_squares(work, symbols, pitch)
+    assert len(squares) == detect.MAX_SQUARES  # more were found: the nearest are kept
+    tiles = np.array([s.center for s in symbols])
+    nearest = np.linalg.norm(squares[:, None] - tiles[None], axis=2).min(axis=1)
+    assert nearest.max() < 2 * pitch
+
+
+def test_a_picture_a_few_pixels_wide_replayed_as_a_video_costs_little(tmp_path, capsys):
+    # read as a one-frame video: its thumbnail for the stillness gate, scaled to 160 px
+    # wide, had 219,200 rows (2.2 GB and 20 s before the "no move" answer)
+    assert thumbnail(np.full((4110, 3, 3), 128, np.uint8)).shape[:2] == (MAX_THUMB_ROWS,
+                                                                         THUMB_WIDTH)
+    path = write_image(tmp_path / "line.png", (4110, 3))
+    assert main(["replay", str(path)]) == 2
+    assert "no move found" in capsys.readouterr().err
