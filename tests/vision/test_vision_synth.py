@@ -172,3 +172,19 @@ def test_oblique_views_see_the_tiles_from_30_to_60_degrees_at_600_to_1600_px():
         assert 30 <= 90 - view.elevation <= 60
         render = render_board(layout, rng, view=view, style=replace(CLEAN, thickness=0.3))
         assert 590 <= max(render.image.shape[:2]) <= 1610
+
+
+def test_a_checked_cloth_shows_ground_half_tone_and_full_checks_at_its_angle():
+    view = View(elevation=90, pitch_px=30, size=(480, 360), target=(0.0, 1.0))
+    style = replace(CLEAN, table="cloth", table_bgr=(230, 230, 230), cloth_ink=(30, 30, 30),
+                    cloth_check=2.0, plank_angle=0.0, texture_seed=3)
+    render = render_board(LAYOUT[:1], np.random.default_rng(1), view=view, style=style)
+    # away from the one tile (cell -2, 0): ground where neither stripe runs, half ink where
+    # one does, full ink where both cross
+    levels = np.array([_at(render, x + 0.5, y + 0.5).mean()
+                       for x in range(1, 7) for y in range(-3, 5)])
+    assert levels.max() > 190 and levels.min() < 60
+    assert ((levels > 90) & (levels < 170)).any()
+    turned = render_board(LAYOUT[:1], np.random.default_rng(1), view=view,
+                          style=replace(style, plank_angle=45.0))
+    assert not np.array_equal(turned.image, render.image)  # not the table drawn before

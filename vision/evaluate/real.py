@@ -329,6 +329,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--floors", type=int, default=0, metavar="N",
                         help="also score N boards rendered on a floor of planks with dark "
                         "seams, at any angle to the tiles (seeds S..S+N-1)")
+    parser.add_argument("--cloths", type=int, default=0, metavar="N",
+                        help="also score N boards rendered on a checked tablecloth, at any "
+                        "angle to the tiles (seeds S..S+N-1)")
     parser.add_argument("--first-seed", type=int, default=0, metavar="S",
                         help="first seed of the rendered boards (default 0; boards looked at "
                         "while tuning lie below 160)")
@@ -345,6 +348,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.floors:
         games.append(("floors", COLOURS,
                       _rendered("floors", floor_render, args.floors, args.first_seed)))
+    if args.cloths:
+        games.append(("cloths", COLOURS,
+                      _rendered("cloths", cloth_render, args.cloths, args.first_seed)))
     if args.oblique:
         games += [(f"oblique {low}-{low + 10}", COLOURS,
                    _rendered(f"oblique {(low, low + 10)}",
@@ -409,6 +415,29 @@ def floor_render(seed: int) -> tuple[dict, np.ndarray]:
     style = replace(random_style(rng), table="wood", plank_angle=float(rng.uniform(0, 180)),
                     plank_width=float(rng.uniform(0.5, 2.5)),
                     seam_depth=float(rng.uniform(0.35, 0.7)))
+    return _truth_and_picture(render_board(random_layout(rng, int(rng.integers(3, 71)), COLOURS),
+                                           rng, style=style))
+
+
+CLOTHS = [((235, 235, 235), (40, 40, 190)), ((235, 235, 235), (170, 90, 30)),
+          ((230, 235, 230), (60, 130, 60)), ((235, 235, 235), (35, 35, 35)),
+          ((200, 225, 240), (40, 70, 140))]
+"""Checked tablecloths, (ground, stripes) in BGR: red, blue, green and black on white, and
+brown on cream."""
+
+
+def cloth_render(seed: int) -> tuple[dict, np.ndarray]:
+    """One board of ``--cloths``: 3..70 tiles on a checked tablecloth (checks of 0.4-2.5
+    cells, at any angle to the tiles); its tiles by cell, its picture."""
+    from dataclasses import replace
+
+    from vision.synth.scene import random_layout, random_style, render_board
+
+    rng = np.random.default_rng(seed)
+    ground, ink = CLOTHS[int(rng.integers(len(CLOTHS)))]
+    style = replace(random_style(rng), table="cloth", table_bgr=ground, cloth_ink=ink,
+                    cloth_check=float(rng.uniform(0.4, 2.5)),
+                    plank_angle=float(rng.uniform(0, 90)))
     return _truth_and_picture(render_board(random_layout(rng, int(rng.integers(3, 71)), COLOURS),
                                            rng, style=style))
 

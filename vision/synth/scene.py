@@ -62,7 +62,8 @@ class Style:
     """How the table, the tiles, the light and the camera look."""
 
     table: str = "wood"
-    """'wood', 'plain' or 'board' (a printed 16x16 board in four pieces on a wooden table)."""
+    """'wood', 'plain', 'board' (a printed 16x16 board in four pieces on a wooden table) or
+    'cloth' (a checked tablecloth: ``table_bgr`` ground, ``cloth_ink`` stripes)."""
     table_bgr: tuple[int, int, int] = (150, 190, 228)
     texture_seed: int = 0
     """Seed of the table's texture, so every frame of one game shows the same table."""
@@ -91,14 +92,18 @@ class Style:
     """Number of glare spots."""
     jpeg_quality: int | None = 90
     plank_angle: float = 0.0
-    """Degrees from the lattice's x axis to the planks of a 'wood' or 'board' table: a board is
-    seldom laid square to the floor."""
+    """Degrees from the lattice's x axis to the planks of a 'wood' or 'board' table, or to the
+    checks of a 'cloth': a board is seldom laid square to the floor."""
     seam_depth: float = 1.0
     """Brightness of the seams between planks (and their end joints) as a share of the wood's:
     1 none, 0.4 the dark gaps of a parquet or bamboo floor."""
     plank_width: float | None = None
     """Width of a plank in cells; None: 1.5-4, drawn with the texture (a floor's strips are
     0.5-1 cell)."""
+    cloth_ink: tuple[int, int, int] = (40, 40, 200)
+    """Colour (BGR) of a checked cloth's stripes; where two cross it is full, elsewhere half."""
+    cloth_check: float = 1.5
+    """Side of a checked cloth's checks, in cells."""
 
 
 @dataclass(frozen=True)
@@ -331,6 +336,20 @@ def _seams(rng: np.random.Generator, across: np.ndarray, plank_w: float, ppc: fl
     return np.where(seam, np.float32(style.seam_depth), np.float32(1.0))
 
 
+def _gingham(rng: np.random.Generator, shape: tuple[int, int], ppc: float,
+             style: Style) -> np.ndarray:
+    """A checked cloth (gingham): stripes of ``cloth_ink`` both ways over the ground colour,
+    at ``plank_angle`` to the lattice; with a slight shading, as cloth lies unevenly."""
+    yy, xx = np.mgrid[0:shape[0], 0:shape[1]].astype(np.float32) / (ppc * style.cloth_check)
+    turn = np.radians(style.plank_angle)
+    along = np.floor(xx * np.cos(turn) + yy * np.sin(turn)) % 2
+    across = np.floor(yy * np.cos(turn) - xx * np.sin(turn)) % 2
+    ink = (0.5 * (along + across))[..., None]
+    ground, stripes = np.array(style.table_bgr, np.float32), np.array(style.cloth_ink, np.float32)
+    shade = 1 + 0.03 * _noise(rng, shape, 4 * ppc)
+    return (ground * (1 - ink) + stripes * ink) * shade[..., None]
+
+
 def _plain(rng: np.random.Generator, shape: tuple[int, int], ppc: float, bgr) -> np.ndarray:
     value = 1 + 0.04 * _noise(rng, shape, 4 * ppc) + 0.02 * _noise(rng, shape, 0.3 * ppc)
     return value[..., None] * np.array(bgr, np.float32)
@@ -411,6 +430,7 @@ def _table(style: Style, camera: Camera, size: tuple[int, int], pitch_px: float,
            centre: tuple[float, float]) -> np.ndarray:
     """The table (and board) as seen by the camera, BGR uint8, unlit: a copy to draw on."""
     key = (style.table, style.table_bgr, style.texture_seed, style.board_origin,
+           style.plank_angle, style.cloth_ink, style.cloth_check,
            camera.K.tobytes(), camera.R.tobytes(), camera.t.tobytes(), size, pitch_px, centre)
     table = _LAST_TABLE.get(key)
     if table is None:
@@ -443,6 +463,7 @@ def _draw_table(style: Style, camera: Camera, size: tuple[int, int], pitch_px: f
     ppc = float(min(pitch_px, 24.0 if style.table != "board" else 40.0, 2400 / extent.max()))
     th, tw = (int(np.ceil(extent[1] * ppc)), int(np.ceil(extent[0] * ppc)))
     tex = (_plain(rng, (th, tw), ppc, style.table_bgr) if style.table == "plain"
+           else _gingham(rng, (th, tw), ppc, style) if style.table == "cloth"
            else _wood(rng, (th, tw), ppc, style.table_bgr, style))
     tex = np.clip(tex, 0, 255).astype(np.uint8)
     to_tex = np.array([[ppc, 0, -lo[0] * ppc], [0, ppc, -lo[1] * ppc], [0, 0, 1]])
