@@ -652,7 +652,8 @@ def find_squares(work: Work, symbols: list[Symbol], pitch: float) -> np.ndarray:
     if symbols and len(centres):
         tiles = np.array([s.center for s in symbols])
         apart = np.linalg.norm(centres[:, None] - tiles[None], axis=2).min(axis=1)
-        centres, apart = centres[apart >= 0.5 * pitch], apart[apart >= 0.5 * pitch]
+        off = apart >= 0.5 * pitch  # not the tiles' own symbols
+        centres, apart = centres[off], apart[off]
         # the nearest to the tiles: those link groups of tiles; far ones only cost (the
         # lattice's steps grow with the square of all points), and noise gives hundreds
         centres = centres[np.sort(np.argsort(apart, kind="stable")[:MAX_SQUARES])]

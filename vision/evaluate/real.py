@@ -409,14 +409,13 @@ def floor_render(seed: int) -> tuple[dict, np.ndarray]:
     with dark seams, at any angle to the tiles; its tiles by cell, its picture."""
     from dataclasses import replace
 
-    from vision.synth.scene import random_layout, random_style, render_board
+    from vision.synth.scene import random_style
 
     rng = np.random.default_rng(seed)
     style = replace(random_style(rng), table="wood", plank_angle=float(rng.uniform(0, 180)),
                     plank_width=float(rng.uniform(0.5, 2.5)),
                     seam_depth=float(rng.uniform(0.35, 0.7)))
-    return _truth_and_picture(render_board(random_layout(rng, int(rng.integers(3, 71)), COLOURS),
-                                           rng, style=style))
+    return _random_board_on(rng, style)
 
 
 CLOTHS = [((235, 235, 235), (40, 40, 190)), ((235, 235, 235), (170, 90, 30)),
@@ -431,13 +430,20 @@ def cloth_render(seed: int) -> tuple[dict, np.ndarray]:
     cells, at any angle to the tiles); its tiles by cell, its picture."""
     from dataclasses import replace
 
-    from vision.synth.scene import random_layout, random_style, render_board
+    from vision.synth.scene import random_style
 
     rng = np.random.default_rng(seed)
     ground, ink = CLOTHS[int(rng.integers(len(CLOTHS)))]
     style = replace(random_style(rng), table="cloth", table_bgr=ground, cloth_ink=ink,
                     cloth_check=float(rng.uniform(0.4, 2.5)),
                     plank_angle=float(rng.uniform(0, 90)))
+    return _random_board_on(rng, style)
+
+
+def _random_board_on(rng: np.random.Generator, style) -> tuple[dict, np.ndarray]:
+    """3..70 random tiles rendered in ``style`` (its table): their cells, and the picture."""
+    from vision.synth.scene import random_layout, render_board
+
     return _truth_and_picture(render_board(random_layout(rng, int(rng.integers(3, 71)), COLOURS),
                                            rng, style=style))
 

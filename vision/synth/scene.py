@@ -430,7 +430,8 @@ def _table(style: Style, camera: Camera, size: tuple[int, int], pitch_px: float,
            centre: tuple[float, float]) -> np.ndarray:
     """The table (and board) as seen by the camera, BGR uint8, unlit: a copy to draw on."""
     key = (style.table, style.table_bgr, style.texture_seed, style.board_origin,
-           style.plank_angle, style.cloth_ink, style.cloth_check,
+           style.plank_angle, style.seam_depth, style.plank_width, style.cloth_ink,
+           style.cloth_check,
            camera.K.tobytes(), camera.R.tobytes(), camera.t.tobytes(), size, pitch_px, centre)
     table = _LAST_TABLE.get(key)
     if table is None:
