@@ -402,14 +402,24 @@ def _assigned(first: Sketch, anchors: np.ndarray | None,
     offsets = fractional[None, :, :] - fractional[:, None, :]
     if ruler is not None:
         rulers = np.concatenate([ruler, np.broadcast_to(np.eye(2), (len(offsets) - n, 2, 2))])
-        pair = 0.5 * (rulers[:, None] + rulers[None, :])
-        offsets = np.einsum("abij,abj->abi", np.linalg.inv(pair), offsets)
+        offsets = _by_rulers(offsets, rulers)
     cells, group = _spanning_cells(offsets, n)
     used = np.isin(group, group[:n])  # anchors linked to no tile are left out
     homography, shifts = _joint_fit(cells[used], everything[used], group[used], first.step)
     cells, keep = _merge_groups(cells[:n], group[:n], shifts,
                                 project(np.linalg.inv(homography), points))
     return _rebased(cells, homography, keep, group[:n])
+
+
+def _by_rulers(offsets: np.ndarray, rulers: np.ndarray) -> np.ndarray:
+    """Each offset between two points measured by the mean of their rulers (symmetric 2x2
+    matrices): divided by it, with the inverse written out, plane by plane. A general inverse
+    of every pair's matrix cost a tenth of a second a pass on 200 points (noise)."""
+    a, b, c = (0.5 * (rulers[:, None, i, j] + rulers[None, :, i, j])
+               for i, j in ((0, 0), (0, 1), (1, 1)))
+    det = a * c - b * b
+    across, down = offsets[..., 0], offsets[..., 1]
+    return np.stack([(c * across - b * down) / det, (a * down - b * across) / det], axis=-1)
 
 
 def _rebased(cells: np.ndarray, homography: np.ndarray, keep: np.ndarray,
@@ -447,7 +457,7 @@ def _board_homography(squares: np.ndarray, homography: np.ndarray) -> np.ndarray
     board, _ = cv2.findHomography(cells[main].astype(float), squares[main], cv2.RANSAC,
                                   0.25 * cell_side(homography, fractional[main]),
                                   maxIters=RANSAC_TRIES)
-    if board is None:
+    if not viewable(board, cells[main]):
         return homography
     # keep the tiles' cell numbering: map the board's cells onto the first fit's
     offset = np.rint(np.median(fractional[main] - cells[main], axis=0))
@@ -594,7 +604,7 @@ def _fit(cells: np.ndarray, points: np.ndarray, group: np.ndarray,
             and len(np.unique(c[:, 1])) > 2:
         h, _ = cv2.findHomography(c, p, cv2.RANSAC, 0.3 * float(np.linalg.norm(basis[:, 0])),
                                   maxIters=RANSAC_TRIES)
-        if h is not None:
+        if viewable(h, c):
             return h
     # affine: fixed axes and pitch, translation from the group's centroid
     centre = p.mean(axis=0) - basis @ c.mean(axis=0)
@@ -626,10 +636,27 @@ def _joint_fit(cells: np.ndarray, points: np.ndarray, group: np.ndarray,
         if not _spans_plane(placed) or np.abs(placed - before).max() < 0.002:
             break  # settled: the last refit already saw these shifts
         refit, _ = cv2.findHomography(placed, points, 0)
-        if refit is None:
+        if not viewable(refit, placed):
             break
         homography = refit
     return homography, dict(zip(labels.tolist(), shift, strict=True))
+
+
+def viewable(homography: np.ndarray | None, cells: np.ndarray) -> bool:
+    """Whether a fitted homography can be a camera's view of ``cells``: each of them in front
+    of the camera (one sign of depth) and at least a pixel in area, with one orientation.
+
+    Points that fit no lattice (noise, a patterned cloth) can give a degenerate fit that
+    maps every cell onto one line, or puts the horizon among them; nothing later could
+    invert it. A homography's local area is its determinant over the cube of the depth.
+    """
+    if homography is None or not np.isfinite(homography).all():
+        return False
+    depth = np.asarray(cells, np.float64) @ homography[2, :2] + homography[2, 2]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        area = np.linalg.det(homography) / depth ** 3
+    return bool(np.isfinite(area).all() and np.abs(area).min(initial=np.inf) >= 1.0
+                and ((area > 0).all() or (area < 0).all()))
 
 
 def _group_medians(values: np.ndarray, member: np.ndarray, counts: np.ndarray) -> np.ndarray:

@@ -164,7 +164,9 @@ def locate_tiles(image: np.ndarray) -> Located:
             grid = on_board
     axes, grid = _square_on(work, symbols, axes, squares, grid)
     fitting = _symbol_sized(symbols, grid)
-    if not fitting.all() and fitting.any():  # dropped: one point less hardly moves the fit
+    # dropped: one point less hardly moves the fit, unless none it kept would be left (on
+    # noise the kept points were once all unfit, and every later step found no tile at all)
+    if not fitting.all() and (fitting & grid.keep).any():
         symbols = [s for s, ok in zip(symbols, fitting, strict=True) if ok]
         grid = replace(grid, cells=grid.cells[fitting], keep=grid.keep[fitting],
                        group=grid.group[fitting])

@@ -206,3 +206,47 @@ def test_webcam_sized_photo_keeps_its_cells(real_data):
     photo = load_game(real_data / "connect-2")[10]
     image = degrade(cv2.imread(str(photo.path)), "webcam")
     assert _same_up_to_symmetry(_cells_of(image), set(photo.truth))
+
+
+@pytest.mark.parametrize("density", [0.3, 0.5, 0.7])
+def test_a_speckled_mask_is_cleared_to_the_same_holes(monkeypatch, density):
+    """Noise is traced fast once its specks and pinholes are labelled away; what `_holes`
+    measures must not change, nor its order while no more holes are in range than
+    `MAX_HOLES` (at 0.5 and 0.7 there are more: the same largest ones must be chosen)."""
+    side = (5.0, 170.0)
+    mask = (np.random.default_rng(5).random((400, 600)) < density).astype(np.uint8)
+    for x in (80, 300, 470):  # a few rings round cell-sized holes among the specks
+        cv2.rectangle(mask, (x, 120), (x + 40, 160), 1, 2)
+    assert detect._speckled(mask)
+    cleared, _ = detect._holes(mask, *side)
+    monkeypatch.setattr(detect, "_speckled", lambda _: False)
+    traced, outlines = detect._holes(mask, *side)
+    assert len(traced) >= 3
+    if len(traced) < detect.MAX_HOLES:
+        np.testing.assert_array_equal(cleared, traced)
+        again, again_outlines = detect._holes(detect._despeckled(mask, *side), *side)
+        assert all(np.array_equal(a, b) for a, b in zip(again_outlines, outlines, strict=True))
+    np.testing.assert_array_equal(cleared[np.lexsort(cleared.T)], traced[np.lexsort(traced.T)])
+    contours, _ = cv2.findContours(detect._despeckled(mask, *side), cv2.RETR_CCOMP,
+                                   cv2.CHAIN_APPROX_SIMPLE)
+    assert len(contours) < 0.5 * len(cv2.findContours(mask, cv2.RETR_CCOMP,
+                                                       cv2.CHAIN_APPROX_SIMPLE)[0])
+
+
+def test_a_photo_s_masks_are_not_speckled():
+    image, _ = _scene([(0, 0), (1, 0), (2, 0), (2, 1)])
+    work = detect.prepare(image)
+    assert not detect._speckled(work.dark)
+
+
+def test_candidates_already_found_are_told_apart_as_by_every_pair():
+    rng = np.random.default_rng(8)
+    for _ in range(50):
+        points = rng.uniform(0, 200, (int(rng.integers(1, 120)), 2)).round(1)
+        others = [detect.Symbol(tuple(rng.uniform(0, 200, 2).round(1)), 5.0,
+                                float(rng.uniform(2, 40)))
+                  for _ in range(int(rng.integers(1, 150)))]
+        centres = np.array([o.center for o in others])
+        reach = 0.4 * np.array([o.extent for o in others])
+        every_pair = (((points[:, None] - centres[None]) ** 2).sum(axis=2) < reach ** 2).any(axis=1)
+        np.testing.assert_array_equal(detect._near_any(points, others), every_pair)

@@ -233,3 +233,26 @@ def test_a_printed_board_beyond_the_tiles_does_not_lead_their_lattice_astray():
     pairs = align(tiles, truth)
     assert len(tiles) == len(pairs) == len(truth) == 47
     assert all(tiles[f] == truth[t] for f, t in pairs.items())
+
+
+def test_a_degenerate_fit_is_not_taken_for_a_camera_s_view():
+    cells = np.array([[x, y] for x in range(4) for y in range(3)], float)
+    overhead = np.array([[40.0, 0, 100], [0, 40, 80], [0, 0, 1]])
+    steep = np.array([[40.0, 5, 100], [0, 20, 80], [0, 0.05, 1]])  # far rows shrink
+    assert lattice.viewable(overhead, cells) and lattice.viewable(steep, cells)
+    # every cell on one line (a fit to points that fit nothing, from a 1-bit noise picture)
+    flat = np.array([[35.7, -35.7, 0], [198.9, -198.9, 0], [0.49, -0.49, 0]])
+    horizon = steep.copy()
+    horizon[2] = [0, -0.5, 1]  # the horizon runs between rows 1 and 2
+    for bad in (flat, horizon, np.full((3, 3), np.nan), None):
+        assert not lattice.viewable(bad, cells)
+
+
+def test_steps_measured_by_two_rulers_divide_by_their_mean():
+    rng = np.random.default_rng(2)
+    turns = rng.normal(size=(20, 2, 2))
+    rulers = turns @ turns.transpose(0, 2, 1) + np.eye(2)  # symmetric, positive
+    offsets = rng.normal(size=(20, 20, 2))
+    mean = 0.5 * (rulers[:, None] + rulers[None, :])
+    np.testing.assert_allclose(lattice._by_rulers(offsets, rulers),
+                               np.einsum("abij,abj->abi", np.linalg.inv(mean), offsets))

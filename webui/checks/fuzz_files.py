@@ -1,12 +1,13 @@
 """Feed `qwirkle scan` and `qwirkle replay` odd files: count tracebacks, hangs, time, memory.
 
-Makes ``--count`` odd inputs from a seed (tiny and one-pixel-high pictures, noise, 1-bit
-PNGs, fine checkerboards, truncated JPEGs and PNGs, random bytes named like photos, headers
-claiming 40,000 x 40,000 pixels, a sparse 30 GB file, a named pipe, a device, folders with
-one photo, a pipe or a truncated photo) and runs the command on each in its own process with
-a time limit. Prints how many ended in a traceback or a hang (both must be 0), the exit
-statuses, the slowest scan of each kind of picture up to 1,600 px (the ``ms`` the scan
-reports) and the largest peak memory of one process.
+Makes ``--count`` odd inputs from a seed (tiny and one-pixel-high pictures, noise, black and
+white specks of any density and size, 1-bit PNGs, fine checkerboards, truncated JPEGs and
+PNGs, random bytes named like photos, headers claiming 40,000 x 40,000 pixels, a sparse
+30 GB file, a named pipe, a device, folders with one photo, a pipe or a truncated photo)
+and runs the command on each in its own process with a time limit. Prints how many ended in
+a traceback or a hang (both must be 0), the exit statuses, the slowest scan of each kind of
+picture up to 1,600 px (the ``ms`` the scan reports) and the largest peak memory of one
+process.
 
     .venv/bin/python -m webui.checks.fuzz_files --count 300
 """
@@ -43,7 +44,7 @@ def png_claiming(width: int, height: int) -> bytes:
 
 def picture(rng: random.Random) -> tuple[np.ndarray, str]:
     """An odd picture and what it is."""
-    kind = rng.choice(["tiny", "line", "noise", "checker", "flat", "stripes"])
+    kind = rng.choice(["tiny", "line", "noise", "specks", "checker", "flat", "stripes"])
     if kind == "tiny":
         side = rng.randint(1, 15)
         return np.full((side, rng.randint(1, 15), 3), rng.randrange(256), np.uint8), kind
@@ -55,6 +56,11 @@ def picture(rng: random.Random) -> tuple[np.ndarray, str]:
     nprng = np.random.default_rng(rng.randrange(2**32))
     if kind == "noise":
         return nprng.integers(0, 256, (height, width, 3), np.uint8), kind
+    if kind == "specks":  # black and white, of any density, in blocks of 1-6 pixels
+        block = rng.randint(1, 6)
+        small = nprng.random((height // block + 1, width // block + 1)) < rng.uniform(0.15, 0.75)
+        specks = np.kron(small, np.ones((block, block), bool))[:height, :width]
+        return cv2.merge([specks.astype(np.uint8) * 255] * 3), kind
     if kind == "checker":
         square = rng.randint(2, 16)
         board = ((np.indices((height, width)) // square).sum(axis=0) % 2 * 255).astype(np.uint8)
