@@ -188,3 +188,27 @@ def test_corrupt_model_file_is_reported(monkeypatch, tmp_path):
     monkeypatch.setattr(infer, "_session", None)
     with pytest.raises(ModelError, match="unreadable"):
         classify_crops(np.zeros((1, CROP, CROP, 3), np.uint8))
+
+
+def test_only_the_least_sure_crops_are_read_again_turned():
+    from vision.classifier import infer
+
+    class Recorder:  # a network that reads every turned crop as a sure circle
+        def __init__(self):
+            self.crops = 0
+
+        def run(self, _outputs, feed):
+            self.crops += len(feed["crops"])
+            return [np.tile([[9.0, 0, 0, 0, 0, 0]], (len(feed["crops"]), 1))]
+
+    rng = np.random.default_rng(4)
+    shape_p = np.full((100, len(SHAPES)), 0.02)
+    shape_p[:, 1] = rng.uniform(0.3, 0.99, 100)  # 0.9 and above: sure
+    session = Recorder()
+    lit = np.zeros((100, CROP, CROP, 3), np.float32)
+    read = infer._symmetric_shapes(session, lit, shape_p)
+    unsure = np.flatnonzero(shape_p[:, 1] < infer.SYMMETRY_BELOW)
+    assert len(unsure) > infer.SYMMETRY_MOST
+    least = unsure[np.argsort(shape_p[unsure, 1])[:infer.SYMMETRY_MOST]]
+    changed = np.flatnonzero((read != shape_p).any(axis=1))
+    assert set(changed) == set(least) and session.crops == 7 * infer.SYMMETRY_MOST
