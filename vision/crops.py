@@ -80,9 +80,11 @@ def _sampled(source: np.ndarray, homography: np.ndarray, centres: np.ndarray,
     u = (centres[:, 0, None] + offsets[None, :]).astype(np.float32)[:, None, :]  # (N, 1, side)
     v = (centres[:, 1, None] + offsets[None, :]).astype(np.float32)[:, :, None]  # (N, side, 1)
     h = homography.astype(np.float32)
-    with np.errstate(divide="ignore", invalid="ignore"):  # a point on a lattice's horizon
-        w = 1.0 / (h[2, 0] * u + (h[2, 1] * v + h[2, 2]))  # (noise) lies nowhere in the
-        mx = (h[0, 0] * u + (h[0, 1] * v + h[0, 2])) * w  # picture: off its edge below
+    # a point on the horizon of a lattice (one fitted to noise) lies nowhere in the picture:
+    # it is put beyond the edge, whose pixels the crop shows there
+    with np.errstate(divide="ignore", invalid="ignore"):
+        w = 1.0 / (h[2, 0] * u + (h[2, 1] * v + h[2, 2]))
+        mx = (h[0, 0] * u + (h[0, 1] * v + h[0, 2])) * w
         my = (h[1, 0] * u + (h[1, 1] * v + h[1, 2])) * w
     nowhere = ~(np.isfinite(mx) & np.isfinite(my))
     mx[nowhere] = my[nowhere] = -1.0

@@ -245,7 +245,7 @@ def _near_any(points: np.ndarray, others: list[Symbol]) -> np.ndarray:
     first = np.searchsorted(xs, points[:, 0] - widest, "left")
     counts = np.searchsorted(xs, points[:, 0] + widest, "right") - first
     owner = np.repeat(np.arange(len(points)), counts)
-    # each point's run of candidates in x order: its first, then one further each pair
+    # the pairs, point by point: each point's band of candidates in x order, counted up
     other = order[np.repeat(first - (np.cumsum(counts) - counts), counts) + np.arange(len(owner))]
     close = ((points[owner] - centres[other]) ** 2).sum(axis=1) < reach[other] ** 2
     return np.bincount(owner[close], minlength=len(points)) > 0
