@@ -15,6 +15,7 @@ import time
 import numpy as np
 
 from engine.tiles import COLOURS
+from vision.bench import machine
 from vision.classifier import classify_crops
 from vision.synth.samples import render_samples
 from vision.synth.scene import View, random_layout, random_style, render_board
@@ -42,6 +43,7 @@ def main() -> int:
     render = render_board(layout, rng, view=view, style=styles[0])
     crops = render_samples(render, rng, empties=0).crops
     classify_crops(crops)  # start-up: loads the model
+    print(machine())
     ms = median_ms(lambda: classify_crops(crops), args.repeat)
     print(f"classify_crops: {len(crops)} crops in {ms:.1f} ms (median of {args.repeat})")
     it = iter(styles * 2)

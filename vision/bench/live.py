@@ -25,6 +25,7 @@ import sys
 import time
 from dataclasses import replace
 
+from vision.bench import machine
 from vision.demo import DemoSource
 from vision.source import Frame
 from vision.stable import StableGate
@@ -66,6 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=3, help="the game filmed")
     args = parser.parse_args(argv)
 
+    print(machine())
     frames = still_frames(args.seconds, args.seed)
     warm = int(2 * FPS)  # the first scan of the table, once per game
 

@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from engine.tiles import COLOURS
+from vision.bench import machine
 from vision.evaluate.real import REAL_PHOTOS, game_colours, load_game
 from vision.scan import scan_image
 
@@ -42,6 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     if first is None:
         raise SystemExit(f"cannot decode {subjects[0][0]}")
     scan_image(first, subjects[0][2])  # loads the model
+    print(machine())
     print(f"{'photo':20} {'size':>9} {'tiles':>5} {'decode ms':>9} {'scan ms':>8} {'ratio':>6}"
           f" {'cpu ratio':>9}")
     ratios, cpu = [], []
