@@ -132,12 +132,16 @@ class ScanResult:
     board tiles. Their cells are where they would lie on the board's lattice."""
 
 
-def locate_tiles(image: np.ndarray) -> Located:
-    """Find the tiles' cells and the lattice in a BGR photo (no classification)."""
+def locate_tiles(image: np.ndarray, ignore: np.ndarray | None = None) -> Located:
+    """Find the tiles' cells and the lattice in a BGR photo (no classification); no symbol
+    within half a cell of the photo pixels ``ignore`` (a table's pattern) is taken."""
     work = detect.prepare(image)
     symbols = detect.find_symbols(work)
+    reach = 0.0
     if symbols:
         pitch = float(np.median([s.extent for s in symbols])) / SYMBOL_SIDE
+        reach = 0.5 * pitch
+        symbols = _clear(symbols, ignore, work.scale, reach)
         symbols = detect.drop_table_like(work, symbols, pitch)
     if not symbols:
         return Located(np.zeros((0, 2), int), np.zeros((0, 2)), np.zeros((0, 2)),
@@ -175,7 +179,8 @@ def locate_tiles(image: np.ndarray) -> Located:
         # no more candidates than a game has tiles (with room to spare), as in detection:
         # on a checked cloth every cell beside a "tile" passes, and the rounds multiply them
         room = detect.MAX_SYMBOLS - len(symbols)
-        extra = _vouched(image, work, grid, _recover(work, symbols, grid, fresh)[:room])
+        found = _clear(_recover(work, symbols, grid, fresh), ignore, work.scale, reach)
+        extra = _vouched(image, work, grid, found[:room])
         if not extra:
             break
         symbols = symbols + extra
@@ -198,6 +203,23 @@ def locate_tiles(image: np.ndarray) -> Located:
     return Located(cells, points / work.scale, grid.to_cells(points),
                    Lattice(homography, lattice.cell_side(homography, cells)), work,
                    loose / work.scale)
+
+
+def _clear(symbols: list[detect.Symbol], ignore: np.ndarray | None, scale: float,
+           reach: float) -> list[detect.Symbol]:
+    """``symbols`` (working pixels) less those within ``reach`` of a point of ``ignore``
+    (photo pixels; working pixels are ``scale`` of them)."""
+    if ignore is None or not len(ignore) or not symbols:
+        return symbols
+    clear = _clear_of(np.array([s.center for s in symbols]), ignore * scale, reach)
+    return [s for s, ok in zip(symbols, clear, strict=True) if ok]
+
+
+def _clear_of(points: np.ndarray, ignore: np.ndarray | None, reach: float) -> np.ndarray:
+    """Which ``points`` lie farther than ``reach`` from every point of ``ignore``."""
+    if ignore is None or not len(ignore) or not len(points):
+        return np.ones(len(points), bool)
+    return np.linalg.norm(points[:, None] - ignore[None], axis=2).min(axis=1) > reach
 
 
 def _squares_astray(points: np.ndarray, tiles_alone: lattice.Grid,
@@ -412,7 +434,7 @@ def _recover(work: detect.Work, symbols: list[detect.Symbol], grid: lattice.Grid
 
 
 def scan_image(image: np.ndarray, colours: Sequence[str] = COLOURS,
-               adapter: SetAdapter | None = None) -> ScanResult:
+               adapter: SetAdapter | None = None, *, patterns: bool = True) -> ScanResult:
     """Find and classify every tile in a BGR photo (``adapter``: see :mod:`vision.adapt`).
 
     The classifier's model is loaded on the first call (not counted in later calls' ``ms``).
@@ -420,25 +442,12 @@ def scan_image(image: np.ndarray, colours: Sequence[str] = COLOURS,
     :data:`MIN_TILE_PROB`) are left out of ``tiles``: a last guard against a hole between
     tiles or a dark object with a light mark. Those above :data:`MAYBE_TILE_PROB` are kept
     apart in ``doubtful``, and so is table seen through a gap in an oblique view
-    (:func:`vision.topface.through_gap`).
+    (:func:`vision.topface.through_gap`). A table's pattern read as tiles is left out
+    (:func:`_patterned`), unless ``patterns`` is False: a calibration block holds each kind
+    once, and many of one reading there are an odd set misread, which is what it learns from.
     """
     start = time.perf_counter()
-    located = locate_tiles(image)
-    guesses = []
-    loose = np.zeros((0, 2))
-    if len(located.cells):
-        homography = located.lattice.homography
-        cut = cutter(image, homography, located.fractional)
-        crops = cut(located.fractional)
-        gain = frame_gain(crops)  # the light the tiles show, once for both reads below
-        located, extra, plain = _completed(cut, image.shape, located, crops, gain)
-        loose = lattice.project(np.linalg.inv(homography), located.off_board)
-        frame = np.concatenate([crops, extra, cut(loose)])
-        # the frame's light is measured on all its crops: the tiles' own when none joined
-        guesses = classify_crops(frame, colours, adapter,
-                                 gain if len(frame) == len(crops) else None)
-        if plain.any():
-            located, guesses = _without_plain(located, guesses, len(crops), plain)
+    located, guesses, loose = _read(image, colours, adapter, patterns=patterns)
     cells = np.rint(np.concatenate([located.cells, loose])).astype(int)
     visible = (_visible(located.lattice.homography, cells, image.shape) if len(cells)
                else np.ones(0))
@@ -458,8 +467,44 @@ def scan_image(image: np.ndarray, colours: Sequence[str] = COLOURS,
                       [r for r in apart if r.guess.tile_prob >= MIN_TILE_PROB])
 
 
+def _read(image: np.ndarray, colours: Sequence[str], adapter: SetAdapter | None,
+          ignore: np.ndarray | None = None, patterns: bool = True
+          ) -> tuple[Located, list[TileGuess], np.ndarray]:
+    """The board's tiles, the guesses for them and for the tiles off the board, and those
+    tiles' cells; no cell near the photo pixels ``ignore`` is looked at.
+
+    A table pattern read as tiles (:func:`_patterned`) bent the lattice and swayed the
+    frame's light and colours too, so the photo is read again without its cells.
+    """
+    located = locate_tiles(image, ignore)
+    if not len(located.cells):
+        return located, [], np.zeros((0, 2))
+    homography = located.lattice.homography
+    cut = cutter(image, homography, located.fractional)
+    crops = cut(located.fractional)
+    gain = frame_gain(crops)  # the light the tiles show, once for both reads below
+    located, extra, plain = _completed(cut, image.shape, located, crops, gain, ignore)
+    loose = lattice.project(np.linalg.inv(homography), located.off_board)
+    frame = np.concatenate([crops, extra, cut(loose)])
+    # the frame's light is measured on all its crops: the tiles' own when none joined
+    guesses = classify_crops(frame, colours, adapter, gain if len(frame) == len(crops) else None)
+    n = len(located.cells)
+    pattern = _patterned(located.cells, guesses[:n]) if patterns else np.zeros(n, bool)
+    if pattern.any() and ignore is None:
+        return _read(image, colours, adapter, located.centers[pattern])
+    keep = _not_plain(guesses, len(crops), plain)
+    keep[:n] &= ~pattern  # a pattern that shows only now: left out as it is
+    if keep.all():
+        return located, guesses, loose
+    located = _board_only(located, keep[:n])
+    guesses = (classify_crops(frame[keep], colours, adapter) if pattern.any()
+               else [g for g, k in zip(guesses, keep, strict=True) if k])
+    return located, guesses, loose
+
+
 def _completed(cut: Cut, shape: tuple[int, ...], located: Located, crops: np.ndarray,
-               gain: np.ndarray) -> tuple[Located, np.ndarray, np.ndarray]:
+               gain: np.ndarray, ignore: np.ndarray | None = None
+               ) -> tuple[Located, np.ndarray, np.ndarray]:
     """``located`` plus the tiles beside it that only the classifier recognises, their crops,
     and which of them have the table's colour in their middle (:func:`_unlike_table`).
 
@@ -470,7 +515,8 @@ def _completed(cut: Cut, shape: tuple[int, ...], located: Located, crops: np.nda
     ``crops`` are the tiles' own crops, the yardstick for "as dark as tile body", and
     ``gain`` the light's correction measured on them (:func:`vision.classifier.frame_gain`):
     free cells are judged under the light the tiles show. ``cut`` cuts the photo (of
-    ``shape``) through the lattice.
+    ``shape``) through the lattice. No cell within half a cell of the photo pixels ``ignore``
+    (a table's pattern, :func:`_read`) is read.
     """
     homography = located.lattice.homography
     body = _body_level(crops)
@@ -479,7 +525,8 @@ def _completed(cut: Cut, shape: tuple[int, ...], located: Located, crops: np.nda
     plain = [np.zeros(0, bool)]
     for _ in range(COMPLETION_ROUNDS):
         free, centres = _free_neighbours(cells, fractional, SIDES)
-        inside = _visible(homography, centres, shape) >= MIN_VISIBLE
+        inside = (_visible(homography, centres, shape) >= MIN_VISIBLE) & _clear_of(
+            lattice.project(homography, centres), ignore, 0.5 * located.lattice.pitch_px)
         # No more cells than a game has tiles (with room to spare): a photo-wide pattern
         # would otherwise double the cells each round.
         room = max(0, detect.MAX_SYMBOLS - len(cells))
@@ -516,18 +563,66 @@ in its middle, for it to count: the free cells that a floor's seams framed were 
 0.28-0.53, real orange clovers on orange wood with 0.96 and more."""
 
 
-def _without_plain(located: Located, guesses: list[TileGuess], known: int,
-                   plain: np.ndarray) -> tuple[Located, list[TileGuess]]:
-    """The scan less the tiles that completion added (after the ``known`` ones) with the
-    table's colour in their middle (``plain``) and a label the classifier is unsure of."""
-    drop = np.zeros(len(guesses), bool)
-    added = range(known, known + len(plain))
-    drop[known:known + len(plain)] = plain & np.array(
-        [guesses[i].confidence < TABLE_LIKE_SURE for i in added], bool)
-    board = ~drop[: len(located.cells)]
-    return (replace(located, cells=located.cells[board], centers=located.centers[board],
-                    fractional=located.fractional[board]),
-            [g for g, d in zip(guesses, drop, strict=True) if not d])
+def _not_plain(guesses: list[TileGuess], known: int, plain: np.ndarray) -> np.ndarray:
+    """Which of a frame's readings to keep: all but the tiles that completion added (after
+    the ``known`` ones) with the table's colour in their middle (``plain``) and a label the
+    classifier is unsure of."""
+    keep = np.ones(len(guesses), bool)
+    keep[known:known + len(plain)] = ~plain | np.array(
+        [g.confidence >= TABLE_LIKE_SURE for g in guesses[known:known + len(plain)]], bool)
+    return keep
+
+
+def _board_only(located: Located, keep: np.ndarray) -> Located:
+    """``located`` with only the board tiles ``keep`` marks."""
+    return replace(located, cells=located.cells[keep], centers=located.centers[keep],
+                   fractional=located.fractional[keep])
+
+
+PATTERN_TILES = 5
+"""Least tiles of one kind side by side (4-connected) that are a table's pattern: more than a
+set holds (three of each kind), and more than the rendered sets' random layouts, which are no
+game, put together (four: ``--floors``, board 17). Play never puts two of a kind side by side
+(a line holds no tile twice), so a misread or two on a real board makes pairs."""
+
+
+def _patterned(cells: np.ndarray, guesses: Sequence[TileGuess]) -> np.ndarray:
+    """Which cells lie in a group of :data:`PATTERN_TILES` or more tiles of one kind side by
+    side, each read as surely a tile (:data:`MIN_TILE_PROB`).
+
+    Such a group is a pattern of the table, not tiles: a tablecloth's light checks ringed by
+    dark ones look like symbols on tile bodies, and all read alike (a black gingham about a
+    cell wide under a warm lamp gave 86 "orange squares", 40 of them in one group, `python -m
+    vision.evaluate.real --cloths 40`, board 5).
+
+    >>> from engine.tiles import Tile
+    >>> same = TileGuess(Tile("orange", "square"), 0.9, {}, {})
+    >>> other = TileGuess(Tile("red", "star"), 0.9, {}, {})
+    >>> cells = np.array([(0, 0), (1, 0), (2, 0), (3, 0), (3, 1), (9, 9)])
+    >>> _patterned(cells, [same] * 6).tolist()
+    [True, True, True, True, True, False]
+    >>> _patterned(cells, [same, same, other, same, same, same]).tolist()
+    [False, False, False, False, False, False]
+    """
+    sure = [g.tile_prob >= MIN_TILE_PROB for g in guesses]
+    kinds = {(int(x), int(y)): (i, guesses[i].tile)
+             for i, (x, y) in enumerate(cells) if sure[i]}
+    group = list(range(len(cells)))
+
+    def root(i: int) -> int:
+        while group[i] != i:
+            group[i] = group[group[i]]
+            i = group[i]
+        return i
+
+    for (x, y), (i, tile) in kinds.items():
+        for beside in ((x + 1, y), (x, y + 1)):
+            j, other = kinds.get(beside, (-1, None))
+            if other == tile:
+                group[root(j)] = root(i)
+    roots = np.array([root(i) for i in range(len(cells))], int)
+    sizes = np.bincount(roots, minlength=len(cells))
+    return sizes[roots] >= PATTERN_TILES
 
 
 def _unlike_table(located: Located, centres: np.ndarray, crops: np.ndarray) -> np.ndarray:

@@ -81,7 +81,7 @@ def calibrate(image: np.ndarray, colours: Sequence[str]) -> Calibration:
     Raises :class:`BlockError` when the photo does not show one 6 x 6 block of tiles.
     """
     colours = tuple(colours)
-    tiles = scan_image(image, colours).tiles
+    tiles = scan_image(image, colours, patterns=False).tiles
     if len(tiles) != SIDE * SIDE:
         raise BlockError(BlockProblem.TILE_COUNT, len(tiles))
     cells = np.array([(t.x, t.y) for t in tiles])
