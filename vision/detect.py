@@ -65,6 +65,12 @@ class Work:
         return small.astype(np.float32), ratio
 
     @cached_property
+    def symbols(self) -> list[Symbol]:
+        """:func:`find_symbols` on this copy, found once: a scan that reads the photo again
+        (without a table's pattern, ``vision.scan``) starts from the same symbols."""
+        return find_symbols(self)
+
+    @cached_property
     def lit_cut(self) -> np.ndarray:
         """uint8, a quarter of the working size: the level below which ``value`` is tile body
         by the local span, under glare too (0 where nothing is).

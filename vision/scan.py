@@ -132,11 +132,13 @@ class ScanResult:
     board tiles. Their cells are where they would lie on the board's lattice."""
 
 
-def locate_tiles(image: np.ndarray, ignore: np.ndarray | None = None) -> Located:
+def locate_tiles(image: np.ndarray, ignore: np.ndarray | None = None,
+                 work: detect.Work | None = None) -> Located:
     """Find the tiles' cells and the lattice in a BGR photo (no classification); no symbol
-    within half a cell of the photo pixels ``ignore`` (a table's pattern) is taken."""
-    work = detect.prepare(image)
-    symbols = detect.find_symbols(work)
+    within half a cell of the photo pixels ``ignore`` (a table's pattern) is taken. ``work``
+    is an earlier look's working copy of the photo, whose symbols are not looked for again."""
+    work = detect.prepare(image) if work is None else work
+    symbols = work.symbols
     reach = 0.0
     if symbols:
         pitch = float(np.median([s.extent for s in symbols])) / SYMBOL_SIDE
@@ -468,15 +470,17 @@ def scan_image(image: np.ndarray, colours: Sequence[str] = COLOURS,
 
 
 def _read(image: np.ndarray, colours: Sequence[str], adapter: SetAdapter | None,
-          ignore: np.ndarray | None = None, patterns: bool = True
-          ) -> tuple[Located, list[TileGuess], np.ndarray]:
+          ignore: np.ndarray | None = None, work: detect.Work | None = None,
+          patterns: bool = True) -> tuple[Located, list[TileGuess], np.ndarray]:
     """The board's tiles, the guesses for them and for the tiles off the board, and those
-    tiles' cells; no cell near the photo pixels ``ignore`` is looked at.
+    tiles' cells; no cell near the photo pixels ``ignore`` is looked at (``work``: see
+    :func:`locate_tiles`).
 
     A table pattern read as tiles (:func:`_patterned`) bent the lattice and swayed the
-    frame's light and colours too, so the photo is read again without its cells.
+    frame's light and colours too, so the photo is read again without its cells, once: a
+    pattern that shows only then is left out as it is.
     """
-    located = locate_tiles(image, ignore)
+    located = locate_tiles(image, ignore, work)
     if not len(located.cells):
         return located, [], np.zeros((0, 2))
     homography = located.lattice.homography
@@ -491,15 +495,13 @@ def _read(image: np.ndarray, colours: Sequence[str], adapter: SetAdapter | None,
     n = len(located.cells)
     pattern = _patterned(located.cells, guesses[:n]) if patterns else np.zeros(n, bool)
     if pattern.any() and ignore is None:
-        return _read(image, colours, adapter, located.centers[pattern])
+        return _read(image, colours, adapter, located.centers[pattern], located.work)
     keep = _not_plain(guesses, len(crops), plain)
-    keep[:n] &= ~pattern  # a pattern that shows only now: left out as it is
+    keep[:n] &= ~pattern
     if keep.all():
         return located, guesses, loose
-    located = _board_only(located, keep[:n])
-    guesses = (classify_crops(frame[keep], colours, adapter) if pattern.any()
-               else [g for g, k in zip(guesses, keep, strict=True) if k])
-    return located, guesses, loose
+    return (_board_only(located, keep[:n]), [g for g, k in zip(guesses, keep, strict=True) if k],
+            loose)
 
 
 def _completed(cut: Cut, shape: tuple[int, ...], located: Located, crops: np.ndarray,
