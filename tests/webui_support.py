@@ -47,8 +47,8 @@ class Table:
     def put(self, path: str, payload: Any):
         return self.client.put(path, json=payload, headers=self.headers)
 
-    def delete(self, path: str):
-        return self.client.delete(path, headers=self.headers)
+    def delete(self, path: str, payload: Any = None):
+        return self.client.delete(path, json=payload, headers=self.headers)
 
     def new_game(self, players=("Ann", "Bob")) -> int:
         response = self.post("/api/games", {"players": list(players)})

@@ -18,6 +18,7 @@ from vision.setprofile import BlockError, SetProfile, calibrate
 from .auth import check_origin, join_url, keys, needs_token, set_token_cookie
 from .codec import PayloadError, parse_turn, turn_json
 from .games import Conflict, Event, Game, games
+from .history import name_key
 from .reasons import say_block
 from .state import game_json, sheet_csv, table_state
 from .validate import body, clean_text, player_name
@@ -62,7 +63,22 @@ def create_game():
     players = [player_name(p) for p in players if p.strip()]
     if not 2 <= len(players) <= 6:
         raise PayloadError(_("A game needs 2 to 6 players."))
+    twice = repeated(players)
+    if twice is not None:
+        raise PayloadError(_("Two players are called %(name)s: tell them apart (Ann B., "
+                             "Ann K.).", name=twice))
     return answer(games().create(players, colours_of(data)), 201)
+
+
+def repeated(players: list[str]) -> str | None:
+    """The first name two seats share, case and spacing aside: the player history keys
+    players so (:func:`webui.history.name_key`) and would count the two as one."""
+    seen: set[str] = set()
+    for name in players:
+        if name_key(name) in seen:
+            return name
+        seen.add(name_key(name))
+    return None
 
 
 def colours_of(data: dict[str, Any]) -> list[str]:
@@ -207,16 +223,26 @@ def replace(game_id: int, index: int):
 @bp.delete("/games/<int:game_id>/turns/<int:index>")
 @needs_token
 def void(game_id: int, index: int):
-    return answer(games().act(game_id, Event.VOID, {"index": index}))
+    """Remove a turn; ``{"turns": n}``, the turns the tablet showed when it asked, makes the
+    server refuse (409) when another device changed them since."""
+    return answer(games().take_back(game_id, index, seen_turns("turns")))
 
 
 @bp.post("/games/<int:game_id>/undo")
 @needs_token
 def undo(game_id: int):
-    turns = games().get(game_id).table.turns
-    if not turns:
-        raise Conflict(_("There is no turn to undo."), "no_turn_to_undo")
-    return answer(games().act(game_id, Event.VOID, {"index": len(turns) - 1}))
+    """Take back the last turn; ``{"index": i}`` names the turn the tablet asked about, and
+    the server refuses (409) when another device changed the turns since."""
+    index = seen_turns("index")
+    return answer(games().take_back(game_id, None, None if index is None else index + 1))
+
+
+def seen_turns(key: str) -> int | None:
+    """The whole number under ``key`` in the JSON sent (None when the request sends none)."""
+    value = optional_body().get(key)
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+        raise PayloadError(_("%(key)s must be a whole number", key=key))
+    return value
 
 
 @bp.post("/games/<int:game_id>/finish")

@@ -15,7 +15,7 @@ from typing import Any
 from flask_babel import lazy_gettext as _l
 
 from engine.table import Exchange, Pass, Place
-from engine.tiles import HAND, Tile, TileError
+from engine.tiles import HAND, Tile, TileError, full_set
 
 Turn = Place | Exchange | Pass
 
@@ -49,10 +49,21 @@ def _int(value: object, what: str, limit: int = MAX_COORDINATE) -> int:
     return value
 
 
+MAX_TILES = len(full_set())
+"""Most tiles one list may hold: a whole set (108). Not a turn's 6 (:data:`HAND`): several
+moves made while the camera was away come as one waiting move when they do not split into
+legal turns, and the tablet's Fix sends that whole move back (``POST .../pending``). No
+table holds more tiles than the set, so a longer list is a client bug; the engine refuses a
+turn of more than 6 with its own reason."""
+
+
 def parse_tiles(value: object) -> tuple[tuple[int, int, Tile], ...]:
     """Tiles as ``[{"x": 0, "y": 0, "colour": "red", "shape": "star"}, ...]``."""
     if not isinstance(value, list) or not value:
         raise PayloadError(_l("tiles must be a non-empty list"))
+    if len(value) > MAX_TILES:
+        raise PayloadError(_l("tiles: a move holds at most %(n)s tiles (a whole set), not "
+                              "%(count)s", n=MAX_TILES, count=len(value)))
     placed = []
     for item in value:
         if not isinstance(item, dict):

@@ -156,6 +156,17 @@ def _index(table: TableGame, index: object) -> int:
     return index
 
 
+def _readings_beside(old: PendingMove, tiles: Sequence[Placed]) -> tuple[tuple[Tile, ...], ...]:
+    """Each tile's likely readings once the move is fixed: the tile its cell held until now,
+    then that tile's likely readings (the camera's reading and runners-up among them), less
+    the tile it now holds. A wrong tap in the fix dialog is undone with one more, and the
+    camera's reading is never lost."""
+    padded = (*old.alternatives, *((),) * (len(old.tiles) - len(old.alternatives)))
+    read = {(x, y): (tile, *alts) for (x, y, tile), alts in zip(old.tiles, padded, strict=True)}
+    return tuple(tuple(dict.fromkeys(t for t in read.get((x, y), ()) if t != tile))
+                 for x, y, tile in tiles)
+
+
 class Games:
     """All games of one server; thread-safe (waitress serves requests from many threads)."""
 
@@ -288,6 +299,21 @@ class Games:
             self._queue_changed(game)
             self._touch()
             return game
+
+    def take_back(self, game_id: int, index: int | None = None,
+                  seen: int | None = None) -> Game:
+        """Take back turn ``index`` (None: the last one, for Undo). ``seen``: how many turns
+        the player saw when asked; checked under the lock, so that two tablets answering Yes
+        to "Undo turn 4?" or "Remove turn 3?" take back one turn, and never a turn confirmed
+        while the question was open (None: no check, for callers that ask nothing)."""
+        with self._lock:
+            turns = len(self.get(game_id).table.turns)
+            if index is None and not turns:
+                raise Conflict(_l("There is no turn to undo."), "no_turn_to_undo")
+            if seen is not None and seen != turns:
+                raise Conflict(_l("The turns changed since you asked: look at them again."),
+                               "turns_changed")
+            return self.act(game_id, Event.VOID, {"index": turns - 1 if index is None else index})
 
     def _queue_changed(self, game: Game) -> None:
         """Tell the tracker the game as it now stands, offer again (first) the tiles it still
@@ -436,9 +462,7 @@ class Games:
                 kept = {(x, y) for x, y, _ in tiles}
                 aside = self._set_aside(game, old, [t for t in old.tiles
                                                     if (t[0], t[1]) not in kept])
-                by_cell = {(x, y): alts for (x, y, _), alts in zip(old.tiles, old.alternatives,
-                                                                    strict=False)}
-                alternatives = tuple(by_cell.get((x, y), ()) for x, y, _ in tiles)
+                alternatives = _readings_beside(old, tiles)
                 game.queue[0] = dataclasses.replace(old, tiles=tiles, needs_confirmation=True,
                                                     alternatives=alternatives, fixed=True,
                                                     removed=(*old.removed, *aside))

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from contextlib import closing
 from dataclasses import dataclass
 
-from flask import Blueprint, current_app, jsonify, render_template
+from flask import Blueprint, abort, current_app, jsonify, render_template
 from flask_babel import gettext as _
 
 from engine.table import TableGame
@@ -22,7 +22,7 @@ from engine.table import TableGame
 from .auth import needs_token
 from .codec import PayloadError
 from .games import games
-from .validate import body
+from .validate import body, player_name
 
 bp = Blueprint("history", __name__)
 
@@ -109,5 +109,15 @@ def merge_players():
     name, into = data.get("name"), data.get("into")
     if not isinstance(name, str) or not isinstance(into, str):
         raise PayloadError(_("Send the two names as {\"name\": ..., \"into\": ...}."))
+    name, into = recorded(name), recorded(into)
     merge(name, into)
     return jsonify({"merged": name_key(name), "into": name_key(into)})
+
+
+def recorded(value: str) -> str:
+    """``value`` checked as a name is when a game starts, and as a player of some game: a
+    merge of a name nobody played would only store an alias that nothing ever uses."""
+    name = player_name(value)
+    if name_key(name) not in {name_key(p) for row in games().rows() for p in row.players}:
+        abort(404, _("No game has a player called %(name)s.", name=name))
+    return name

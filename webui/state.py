@@ -59,7 +59,9 @@ def camera_board_json(game: Game, view: tuple[Sequence[Placed], Sequence[Placed]
 
     ``extra`` lies on the table but nowhere in the game (nor set aside); ``missing`` is in
     the game (confirmed or waiting) but not on the table; ``relabelled`` are the camera's
-    readings of tiles the game holds as another tile. None before the camera's first look.
+    readings of tiles the game holds as another tile, each with the game's tile as ``held``;
+    ``held`` is the game's board with the moves waiting, as the camera should see it. None
+    before the camera's first look.
     """
     if view is None:
         return None
@@ -67,12 +69,15 @@ def camera_board_json(game: Game, view: tuple[Sequence[Placed], Sequence[Placed]
     seen = {(x, y) for x, y, _ in tiles}
     held = game.expected_board()
     extra = [p for p in tiles if (p[0], p[1]) not in held]
-    relabelled = [p for p in tiles if held.get((p[0], p[1])) not in (None, p[2])]
+    relabelled = [(x, y, read, was) for x, y, read in tiles
+                  if (was := held.get((x, y))) is not None and was != read]
     missing = [p for p in held.placed() if (p[0], p[1]) not in seen
                and (p[0], p[1]) not in game.ignored]
     return {"tiles": placed_json(tiles), "off_board": placed_json(off_board),
+            "held": placed_json(held.placed()),
             "extra": placed_json(extra), "missing": placed_json(missing),
-            "relabelled": placed_json(relabelled),
+            "relabelled": [dict(tile_json(x, y, read), held=kind_json(was))
+                           for x, y, read, was in relabelled],
             "agrees": not extra and not missing and not relabelled}
 
 

@@ -38,11 +38,22 @@ def clean_text(value: object, what: str, max_length: int = 200) -> str:
 
 
 def player_name(value: object) -> str:
-    """A player's name: 1 to :data:`MAX_NAME` characters once trimmed."""
+    """A player's name: 1 to :data:`MAX_NAME` characters once trimmed, at least one of them
+    visible."""
     name = clean_text(value, _l("a player's name"), max_length=10 * MAX_NAME).strip()
     if not 1 <= len(name) <= MAX_NAME:
         raise PayloadError(_l("A player's name has 1 to %(n)s characters.", n=MAX_NAME))
+    if not any(is_visible(c) for c in name):
+        raise PayloadError(_l("A player's name needs a letter, a digit or a sign that shows."))
     return name
+
+
+def is_visible(char: str) -> bool:
+    """A letter, digit, punctuation or symbol. Format characters (Cf: a zero-width space, a
+    right-to-left mark) and lone combining marks draw nothing: a name of only those would be
+    a blank row on the TV. They stay inside a name that has visible ones (an Arabic name may
+    carry its direction marks)."""
+    return unicodedata.category(char)[0] in "LNPS"
 
 
 def is_clean(value: object, max_length: int = 200) -> bool:

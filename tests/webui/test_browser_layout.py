@@ -265,8 +265,10 @@ def test_fix_dialog_suggestions_do_what_they_say_and_fit_a_phone(live, open_page
 
     game = live.game()
     page = open_page("phone", f"{live.base}/games/{game}/tablet")
-    expected = ["blue diamond", "green square", "purple square"]
-    for i, label in enumerate(expected):
+    card_tile = page.locator("[data-pending-tiles] svg.tile")
+    read = card_tile.get_attribute("aria-label")  # the camera's reading
+    runners_up = ["blue diamond", "green square", "purple square"]
+    for i, label in enumerate(runners_up):
         page.locator("[data-pending-tiles] [data-fix='0']").click()
         dialog = page.locator("#fix-dialog")
         expect(dialog).to_be_visible()
@@ -276,13 +278,18 @@ def test_fix_dialog_suggestions_do_what_they_say_and_fit_a_phone(live, open_page
         }""")
         assert fits
         suggestions = dialog.locator("[data-likely] button")
-        assert [suggestions.nth(k).get_attribute("aria-label") for k in range(3)] == expected
-        assert suggestions.nth(i).locator("svg.tile").count() == 1  # shown as a tile picture
+        offered = [suggestions.nth(k).get_attribute("aria-label") for k in range(3)]
+        # once fixed, the tile held a moment ago is offered back first, and the camera's
+        # reading always: a wrong tap is undone with one more
+        assert offered == [runners_up, [read, *runners_up[1:]],
+                           [runners_up[0], read, runners_up[2]]][i]
+        choice = offered.index(label)
+        assert suggestions.nth(choice).locator("svg.tile").count() == 1  # a tile picture
         if i == 0:
             page.screenshot(path=str(DOCS / "fix-dialog.png"))
-        suggestions.nth(i).click()
+        suggestions.nth(choice).click()
         # The tile now on the card is the one the label named.
-        expect(page.locator("[data-pending-tiles] svg.tile")).to_have_attribute("aria-label", label)
+        expect(card_tile).to_have_attribute("aria-label", label)
 
     # Colour and shape in one visit: pick both, then use the tile.
     page.locator("[data-pending-tiles] [data-fix='0']").click()
@@ -290,7 +297,6 @@ def test_fix_dialog_suggestions_do_what_they_say_and_fit_a_phone(live, open_page
     page.click("#fix-dialog [data-pick-colour='blue']")
     expect(page.locator("#fix-dialog")).to_be_visible()
     page.click("#fix-dialog [data-fix-use]")
-    card_tile = page.locator("[data-pending-tiles] svg.tile")
     expect(card_tile).to_have_attribute("aria-label", "blue square")
     expect(page.locator(".pending .score .points")).to_have_text("4")
 
@@ -442,3 +448,77 @@ def test_tv_shows_a_new_turns_score_large_for_a_few_seconds(live, open_page):
     assert float(flash.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 72
     expect(tv.locator("#flash")).to_be_hidden(timeout=8000)
     expect(tv.locator(".banner .last-move")).to_contain_text("+4")
+
+
+# The lines a piece of text takes on screen: the distinct tops of its text's boxes.
+TEXT_LINES = """(el) => {
+    const range = document.createRange();
+    const tops = [];
+    for (const node of el.childNodes) {
+      if (node.nodeType !== Node.TEXT_NODE) continue;
+      range.selectNodeContents(node);
+      for (const r of range.getClientRects()) if (r.width > 0) tops.push(Math.round(r.top));
+    }
+    return tops;
+  }"""
+
+
+def test_the_qwirkle_watch_checkbox_sits_beside_its_label(live, open_page):
+    for size in ("tablet", "tv"):
+        page = open_page(size, f"{live.base}/setup")
+        check = box(page, "label.option input")
+        first_line = min(page.eval_on_selector("label.option", TEXT_LINES))
+        assert first_line < check["y"] + check["height"], size  # not on a line below it
+
+
+def test_the_players_headers_never_break_inside_a_word_on_a_phone(live, open_page):
+    for players in (("Ann", "Bartholomew"), ("Ann", "Cy")):
+        live.games.act(live.game(players=players, turns=TURNS[:2]), "finish", {"went_out": None})
+    page = open_page("phone", f"{live.base}/players")
+    for header in page.locator(".sheet.players thead th").all():
+        assert len(set(header.evaluate(TEXT_LINES))) == 1, header.text_content()
+    assert overflow(page)["x"] == 0
+
+
+def test_the_chart_legend_and_the_winner_card_on_a_phone(live, open_page):
+    game = live.game()
+    live.games.act(game, "finish", {"went_out": None})
+    sheet = open_page("phone", f"{live.base}/games/{game}/sheet")
+    name, total = box(sheet, ".legend .name"), box(sheet, ".legend .points")
+    assert total["x"] - (name["x"] + name["width"]) >= 4  # "Alexandria 5", not "…a5"
+    table = open_page("phone", f"{live.base}/games/{game}/table")
+    header, card = box(table, "header.top"), box(table, "[data-winner]")
+    assert card["y"] >= header["y"] + header["height"]  # the menu stays readable
+    for row in table.locator("[data-winner] .standings tbody th").all():
+        dot, who = row.locator(".seat-dot").bounding_box(), row.locator(".name").bounding_box()
+        # Beside the name, on its first line, not on a line of its own above it.
+        assert who["y"] <= dot["y"] + dot["height"] / 2 <= who["y"] + who["height"]
+
+
+def test_two_tablets_saying_yes_to_one_undo_take_back_one_turn(live, open_page):
+    from playwright.sync_api import expect
+
+    game = live.game()
+    first, second = (open_page("tablet", f"{live.base}/games/{game}/tablet") for _ in range(2))
+    for page in (first, second):
+        page.click("[data-action=undo]")
+        expect(page.locator("#ask-dialog")).to_contain_text("Undo turn 6")
+    first.click("#ask-dialog [data-ask-yes]")
+    expect(first.locator("#notice")).to_contain_text("Undone: turn 6")
+    second.click("#ask-dialog [data-ask-yes]")
+    expect(second.locator("#toast")).to_contain_text("The turns changed since you asked")
+    expect(second.locator("#notice")).to_be_hidden()
+    expect(second.locator(".turns li")).to_have_count(len(TURNS) - 1)
+    first.click("#notice [data-action=redo]")
+    expect(second.locator(".turns li")).to_have_count(len(TURNS))
+
+
+def test_the_setup_form_refuses_one_name_twice(live, open_page):
+    from playwright.sync_api import expect
+
+    setup = open_page("tablet", f"{live.base}/setup")
+    for i, name in enumerate(("Ann", "ANN")):
+        setup.fill(f"input[name=player] >> nth={i}", name)
+    setup.click("[data-setup] button[type=submit]")
+    expect(setup.locator("#toast")).to_contain_text("Two players are called ANN")
+    assert live.games.rows() == [] and setup.url.endswith("/setup")

@@ -429,6 +429,11 @@ def test_the_table_is_right_takes_the_cameras_reading_of_a_misread_tile(table, s
     board = state(t)["camera_board"]
     assert cells(board["relabelled"]) == {pending[0]["code"]} and not board["agrees"]
     one = board["relabelled"][0]
+    assert one["held"] == {"colour": "green", "shape": wrong[0]["shape"]}
+    # The tablet rings that cell on both boards and shows the game's tile next to the read.
+    tablet = t.client.get(f"/games/{game}/tablet").data.decode()
+    assert tablet.count('class="mark"') == 2 and 'class="was"' in tablet
+    assert len(board["held"]) == len(board["tiles"])
     fixed = t.post(f"/api/games/{game}/table/accept", {"cells": [[one["x"], one["y"]]]}).json
     assert cells(fixed["turns"][1]["tiles"]) == shape(MOVE_2)
     assert fixed["camera_board"]["agrees"]

@@ -282,3 +282,88 @@ def test_a_tap_meant_for_one_move_never_acts_on_the_move_behind_it(table, game):
     assert bad.status_code == 400 and bad.json["error"]
     # Without "shown" (a program's call), the move shown is the one acted on.
     assert len(table.post(f"/api/games/{game}/pending/confirm").json["turns"]) == 2
+
+
+def exchanges(table, game, n):
+    for _ in range(n):
+        table.post(f"/api/games/{game}/turns", {"kind": "exchange", "count": 3})
+    return table.client.get(f"/api/games/{game}/state").json["turns"]
+
+
+def test_two_tablets_undoing_at_once_take_back_one_turn_and_redo_still_works(table, game):
+    """Both tablets asked "Undo turn 4?" and both said Yes: each names the turn it asked
+    about, so turn 4 is taken back once, turn 3 stays, and the first tablet's Redo works."""
+    turns = exchanges(table, game, 4)
+    first = table.post(f"/api/games/{game}/undo", {"index": 3})
+    assert len(first.json["turns"]) == 3
+    second = table.post(f"/api/games/{game}/undo", {"index": 3})
+    assert second.status_code == 409 and second.json["reason_code"] == "turns_changed"
+    assert "look at them again" in second.json["error"]
+    assert len(table.client.get(f"/api/games/{game}/state").json["turns"]) == 3
+    redo = table.post(f"/api/games/{game}/redo", {"index": 3, "turn": turns[3]})
+    assert redo.status_code == 200 and len(redo.json["turns"]) == 4
+
+
+def test_undo_asked_before_another_tablet_confirmed_a_move_takes_back_nothing(table, game):
+    exchanges(table, game, 2)
+    table.place(game, ROW)  # confirmed on another tablet while the question was open
+    refused = table.post(f"/api/games/{game}/undo", {"index": 1})
+    assert refused.status_code == 409 and refused.json["reason_code"] == "turns_changed"
+    assert len(table.client.get(f"/api/games/{game}/state").json["turns"]) == 3
+
+
+def test_two_tablets_removing_one_turn_at_once_remove_it_once(table, game):
+    """Both tablets asked "Remove turn 2?" with four turns shown, and both said Yes: the
+    second is refused, and turn 3 (now the second) stays."""
+    exchanges(table, game, 4)
+    first = table.delete(f"/api/games/{game}/turns/1", {"turns": 4})
+    assert len(first.json["turns"]) == 3
+    second = table.delete(f"/api/games/{game}/turns/1", {"turns": 4})
+    assert second.status_code == 409 and second.json["reason_code"] == "turns_changed"
+    assert len(table.client.get(f"/api/games/{game}/state").json["turns"]) == 3
+
+
+def test_remove_asked_before_another_tablet_confirmed_a_move_removes_nothing(table, game):
+    exchanges(table, game, 2)
+    table.place(game, ROW)
+    refused = table.delete(f"/api/games/{game}/turns/0", {"turns": 2})
+    assert refused.status_code == 409
+    assert len(table.client.get(f"/api/games/{game}/state").json["turns"]) == 3
+
+
+@pytest.mark.parametrize("index", ["3", True, 1.5, [3]])
+def test_undo_with_a_malformed_index_is_400_and_takes_back_nothing(table, game, index):
+    exchanges(table, game, 1)
+    response = table.post(f"/api/games/{game}/undo", {"index": index})
+    assert response.status_code == 400 and response.json["error"]
+    response = table.delete(f"/api/games/{game}/turns/0", {"turns": index})
+    assert response.status_code == 400 and response.json["error"]
+    assert len(table.client.get(f"/api/games/{game}/state").json["turns"]) == 1
+
+
+def test_a_waiting_move_holds_at_most_a_set_of_tiles(table, game):
+    """Moves made while the camera was away can wait as one move of more than 6 tiles (and
+    the tablet's Fix sends it back whole), but never more than the set's 108."""
+    grid = [{"x": i % 20, "y": i // 20, "colour": "red", "shape": "star"} for i in range(300)]
+    response = table.post(f"/api/games/{game}/pending", {"tiles": grid})
+    assert response.status_code == 400 and "108" in response.json["error"]
+    assert table.client.get(f"/api/games/{game}/state").json["pending"] is None
+    fixed = table.post(f"/api/games/{game}/pending", {"tiles": grid[:108]})
+    assert fixed.status_code == 200 and len(fixed.json["pending"]["tiles"]) == 108
+
+
+def test_a_fixed_tile_offers_the_cameras_reading_back(table, game):
+    """The camera read a red clover (runner-up: orange clover); a player fixed it to blue by
+    mistake. The fix dialog's likely readings are then what the camera read and its
+    runner-up, not the blue clover the tile now holds: one tap undoes the wrong fix."""
+    games = table.app.extensions["qwirkle_games"]
+    move = tuple((t["x"], t["y"], Tile(t["colour"], t["shape"])) for t in ROW)
+    games.detected(move, True, (), [(), (), (Tile("orange", "clover"),)])
+    wrong = ROW[:2] + [dict(ROW[2], colour="blue")]
+    state = table.post(f"/api/games/{game}/pending", {"tiles": wrong}).json
+    assert state["pending"]["tiles"][2]["alternatives"] == [
+        {"colour": "red", "shape": "clover"}, {"colour": "orange", "shape": "clover"}]
+    state = table.post(f"/api/games/{game}/pending", {"tiles": ROW}).json
+    assert state["pending"]["tiles"][2]["alternatives"] == [
+        {"colour": "blue", "shape": "clover"}, {"colour": "orange", "shape": "clover"}]
+    assert state["pending"]["tiles"][0]["alternatives"] == []

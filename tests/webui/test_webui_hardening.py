@@ -17,6 +17,7 @@ import pytest
 from webui_support import REPO, ROW, Table, free_port, make_app
 
 from webui.auth import COOKIE, PIN_LOCKOUT_S, PIN_TRIES, TableKeys
+from webui.history import aliases
 
 
 @pytest.fixture
@@ -50,6 +51,10 @@ def send(client, path: str, payload: object, headers: dict | None = None):
     ["\x1b[31mAnn", "Bob"],
     ["A" * 41, "Bob"],                 # longer than 40 once trimmed
     ["Ann", 7],
+    ["\u200b", "Bob"],                 # only invisible format characters: a blank TV row
+    ["\u200f\u2069 ", "Bob"],
+    ["\u0301", "Bob"],                 # a lone combining accent
+    ["Ann", "Bob", "ann "],            # one player twice, as the history counts players
 ])
 def test_bad_names_are_400_with_a_reason_and_store_nothing(table, players):
     response = send(table.client, "/api/games", {"players": players}, table.headers)
@@ -61,6 +66,28 @@ def test_names_are_trimmed_and_forty_characters_fit(table):
     game = table.new_game(["  Ann  ", "B" * 40 + "   ", "مريم 🎲"])
     names = [p["name"] for p in table.client.get(f"/api/games/{game}/state").json["players"]]
     assert names == ["Ann", "B" * 40, "مريم 🎲"]
+
+
+def test_names_keep_their_direction_marks_and_a_repeat_is_named(table):
+    game = table.new_game(["\u200fمريم", "Ann\u200e", "Zoë"])
+    names = [p["name"] for p in table.client.get(f"/api/games/{game}/state").json["players"]]
+    assert names == ["\u200fمريم", "Ann\u200e", "Zoë"]
+    twice = table.post("/api/games", {"players": ["Ann", "Bob", "BOB"]}).json["error"]
+    assert "Two players are called BOB" in twice
+
+
+@pytest.mark.parametrize(("name", "status"), [
+    ("\udc00", 400), ("x" * 60_000, 400), ("a\u0000b", 400), ("\u200b", 400), (7, 400),
+    ("Nobody", 404),
+])
+def test_a_merge_of_a_bad_or_unknown_name_is_refused_and_stores_no_alias(table, name, status):
+    game = table.new_game(["Ann", "Bob"])
+    table.post(f"/api/games/{game}/finish", {"went_out": None})
+    for payload in ({"name": name, "into": "Ann"}, {"name": "Bob", "into": name}):
+        response = send(table.client, "/api/players/merge", payload, table.headers)
+        assert response.status_code == status and response.json["error"], payload
+    with table.app.app_context():
+        assert aliases() == {}
 
 
 def test_a_lone_surrogate_as_colour_is_400(table):

@@ -298,13 +298,18 @@ async function saveEdit(turn) {
   editing = null;
 }
 
-// Undo and Remove take a turn away after an in-page question, then offer Redo.
+// Undo and Remove take a turn away after an in-page question, then offer Redo. Both say
+// which turns the question was about: if another device took one back or added one
+// meanwhile, the server refuses rather than take back a turn nobody was asked about.
 async function takeBack(index, question, done) {
   const turn = state.turns[index];
+  const turns = state.turns.length;
   const values = { n: index + 1, name: state.players[turn.player].name };
   if (!(await ask(fmt(question, values)))) return;
-  const path = done === "undone" ? api("/undo") : api(`/turns/${index}`);
-  if (await send(done === "undone" ? "POST" : "DELETE", path)) {
+  const sent = done === "undone"
+    ? send("POST", api("/undo"), { index })
+    : send("DELETE", api(`/turns/${index}`), { turns });
+  if (await sent) {
     offerRedo(fmt(done, values), { index, turn });
   }
 }
