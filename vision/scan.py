@@ -476,9 +476,10 @@ def _read(image: np.ndarray, colours: Sequence[str], adapter: SetAdapter | None,
     tiles' cells; no cell near the photo pixels ``ignore`` is looked at (``work``: see
     :func:`locate_tiles`).
 
-    A table pattern read as tiles (:func:`_patterned`) bent the lattice and swayed the
-    frame's light and colours too, so the photo is read again without its cells, once: a
-    pattern that shows only then is left out as it is, and so is any reading less sure than
+    A table pattern read as tiles (:func:`_patterned`) that makes most of the board
+    (:data:`PATTERN_LEADS`) bent the lattice and swayed the frame's light and colours too, so
+    the photo is read again without its cells, once. A smaller pattern, or one that shows only
+    then, is left out as it is, and so is any reading less sure than
     :data:`PATTERN_TILE_PROB`.
     """
     located = locate_tiles(image, ignore, work)
@@ -495,11 +496,11 @@ def _read(image: np.ndarray, colours: Sequence[str], adapter: SetAdapter | None,
     guesses = classify_crops(frame, colours, adapter, gain if len(frame) == len(crops) else None)
     n = len(located.cells)
     pattern = _patterned(located.cells, guesses[:n]) if patterns else np.zeros(n, bool)
-    if pattern.any() and ignore is None:
+    if ignore is None and pattern.mean() >= PATTERN_LEADS:
         return _read(image, colours, adapter, located.centers[pattern], located.work)
     keep = _not_plain(guesses, len(crops), plain)
     keep[:n] &= ~pattern
-    if ignore is not None:  # the rest of the pattern reads as tiles too, a little less surely
+    if ignore is not None or pattern.any():  # the rest of it reads as tiles, less surely
         keep[:n] &= np.array([g.tile_prob >= PATTERN_TILE_PROB for g in guesses[:n]], bool)
     if keep.all():
         return located, guesses, loose
@@ -591,9 +592,17 @@ game, put together (four: ``--floors``, board 17). Play never puts two of a kind
 (a line holds no tile twice), so a misread or two on a real board makes pairs."""
 
 
+PATTERN_LEADS = 0.5
+"""Least share of a read's board cells in a table's pattern (:func:`_patterned`) for the
+photo to be read again without them: a lattice follows most of its points, so from there on
+it is the pattern's. Below it the lattice is the tiles' and leaving the pattern's cells out is
+enough; reading again would double the cost of a picture of specks (2.6 s, `python -m
+webui.checks.fuzz_files`), whose few groups of one reading are a third of what it reads.
+Cloth board 5's pattern is 0.68 of its first read."""
+
 PATTERN_TILE_PROB = 0.997
-""""Is a tile" probability a reading needs to count when the photo is read again without a
-table's pattern: the checks beyond the pattern's group read as tiles too, but less surely.
+""""Is a tile" probability a reading needs to count once a table's pattern has shown in the
+photo: the checks beyond the pattern's group read as tiles too, but less surely.
 On ``--cloths`` board 5 the 25 checks left read 0.964 to 0.996 (as squares of four colours,
 with label confidences of 0.83 or less) and its 19 tiles 0.999 or more."""
 
