@@ -8,6 +8,7 @@ image; one without tiles gives an empty result rather than an error.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -626,6 +627,9 @@ def _patterned(cells: np.ndarray, guesses: Sequence[TileGuess]) -> np.ndarray:
     [False, False, False, False, False, False]
     """
     sure = [g.tile_prob >= MIN_TILE_PROB for g in guesses]
+    counts = Counter(g.tile for g, ok in zip(guesses, sure, strict=True) if ok)
+    if max(counts.values(), default=0) < PATTERN_TILES:  # no kind is that many: the usual case
+        return np.zeros(len(cells), bool)
     kinds = {(int(x), int(y)): (i, guesses[i].tile)
              for i, (x, y) in enumerate(cells) if sure[i]}
     group = list(range(len(cells)))
