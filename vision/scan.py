@@ -212,7 +212,7 @@ def _clear(symbols: list[detect.Symbol], ignore: np.ndarray | None, scale: float
            reach: float) -> list[detect.Symbol]:
     """``symbols`` (working pixels) less those within ``reach`` of a point of ``ignore``
     (photo pixels; working pixels are ``scale`` of them)."""
-    if ignore is None or not len(ignore) or not symbols:
+    if ignore is None or not symbols:  # every scan's first read: nothing to build
         return symbols
     clear = _clear_of(np.array([s.center for s in symbols]), ignore * scale, reach)
     return [s for s, ok in zip(symbols, clear, strict=True) if ok]
@@ -287,17 +287,23 @@ def _off_board(grid: lattice.Grid, squares: np.ndarray) -> np.ndarray:
     linked = np.abs(nodes[:, None] - nodes[None]).max(axis=2) <= BOARD_GAP + 1.5
     if len(squares) >= lattice.MIN_SQUARES:  # a printed board is in view: one piece
         linked[len(idx):, len(idx):] = True
-    label = np.arange(len(nodes))
-    while True:  # spread the smallest label over each linked group
-        spread = np.where(linked, label[None, :], len(nodes)).min(axis=1)
-        spread = spread[spread]  # a label is a node of the group: take its label too
-        if (spread == label).all():
-            break
-        label = spread
+    label = _groups(linked)
     values, counts = np.unique(label[: len(idx)], return_counts=True)
     apart = np.zeros(len(grid.keep), bool)
     apart[idx] = label[: len(idx)] != values[np.argmax(counts)]
     return apart
+
+
+def _groups(linked: np.ndarray) -> np.ndarray:
+    """Each node's group in the symmetric (N, N) ``linked``, each node linked to itself: the
+    smallest node of its group, spread over the links until nothing changes."""
+    label = np.arange(len(linked))
+    while True:
+        spread = np.where(linked, label[None, :], len(linked)).min(axis=1)
+        spread = spread[spread]  # a label is a node of the group: take its label too
+        if (spread == label).all():
+            return label
+        label = spread
 
 
 def _joined(grid: lattice.Grid, symbols: list[detect.Symbol], extra: list[detect.Symbol],
@@ -626,28 +632,16 @@ def _patterned(cells: np.ndarray, guesses: Sequence[TileGuess]) -> np.ndarray:
     >>> _patterned(cells, [same, same, other, same, same, same]).tolist()
     [False, False, False, False, False, False]
     """
-    sure = [g.tile_prob >= MIN_TILE_PROB for g in guesses]
+    sure = np.array([g.tile_prob >= MIN_TILE_PROB for g in guesses], bool)
     counts = Counter(g.tile for g, ok in zip(guesses, sure, strict=True) if ok)
     if max(counts.values(), default=0) < PATTERN_TILES:  # no kind is that many: the usual case
         return np.zeros(len(cells), bool)
-    kinds = {(int(x), int(y)): (i, guesses[i].tile)
-             for i, (x, y) in enumerate(cells) if sure[i]}
-    group = list(range(len(cells)))
-
-    def root(i: int) -> int:
-        while group[i] != i:
-            group[i] = group[group[i]]
-            i = group[i]
-        return i
-
-    for (x, y), (i, tile) in kinds.items():
-        for beside in ((x + 1, y), (x, y + 1)):
-            j, other = kinds.get(beside, (-1, None))
-            if other == tile:
-                group[root(j)] = root(i)
-    roots = np.array([root(i) for i in range(len(cells))], int)
-    sizes = np.bincount(roots, minlength=len(cells))
-    return sizes[roots] >= PATTERN_TILES
+    kind = {tile: k for k, tile in enumerate(counts)}
+    ids = np.array([kind[g.tile] if ok else -1 for g, ok in zip(guesses, sure, strict=True)])
+    beside = np.abs(cells[:, None] - cells[None]).sum(axis=2) == 1
+    alike = (ids[:, None] == ids[None]) & sure[:, None]
+    label = _groups(beside & alike | np.eye(len(cells), dtype=bool))
+    return np.bincount(label, minlength=len(cells))[label] >= PATTERN_TILES
 
 
 def _unlike_table(located: Located, centres: np.ndarray, crops: np.ndarray) -> np.ndarray:
