@@ -16,7 +16,7 @@ from engine.tiles import is_colour_set
 from vision.setprofile import BlockError, SetProfile, calibrate
 
 from .auth import check_origin, join_url, keys, needs_token, set_token_cookie
-from .codec import PayloadError, parse_turn, turn_json
+from .codec import PayloadError, is_whole, parse_turn, turn_json
 from .games import Conflict, Event, Game, games
 from .history import name_key
 from .reasons import say_block
@@ -240,7 +240,7 @@ def undo(game_id: int):
 def seen_turns(key: str) -> int | None:
     """The whole number under ``key`` in the JSON sent (None when the request sends none)."""
     value = optional_body().get(key)
-    if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+    if value is not None and not is_whole(value):
         raise PayloadError(_("%(key)s must be a whole number", key=key))
     return value
 
@@ -324,7 +324,7 @@ def redo(game_id: int):
     {...}}`` as the tablet remembered it. Later turns are re-checked, as for any correction."""
     data = body()
     index, turns = data.get("index"), games().get(game_id).table.turns
-    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= len(turns):
+    if not is_whole(index) or not 0 <= index <= len(turns):
         raise PayloadError(_("index must be a turn number from 0 to %(n)s", n=len(turns)))
     turn = turn_json(parse_turn(data.get("turn")))
     return answer(games().act(game_id, Event.INSERT, {"index": index, "turn": turn}))

@@ -10,7 +10,7 @@ unseen kind) ``{"colour", "shape"}``. The command line's JSON Lines use the comp
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeGuard
 
 from flask_babel import lazy_gettext as _l
 
@@ -41,9 +41,14 @@ MAX_COORDINATE = 1000
 """No table is this big (108 tiles span at most 108 cells); larger numbers are a client bug."""
 
 
+def is_whole(value: object) -> TypeGuard[int]:
+    """Whether a JSON value is a whole number: bool is an int in Python, but a JSON true is
+    no count, coordinate or turn number."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _int(value: object, what: str, limit: int = MAX_COORDINATE) -> int:
-    # bool is an int in Python; a JSON true is not a coordinate.
-    if isinstance(value, bool) or not isinstance(value, int) or abs(value) > limit:
+    if not is_whole(value) or abs(value) > limit:
         raise PayloadError(_l("%(what)s must be a whole number from -%(limit)s to %(limit)s",
                               what=what, limit=limit))
     return value

@@ -38,7 +38,7 @@ from vision.doubts import Doubt
 from vision.setprofile import ProfileError, SetProfile, profile_from_json
 from vision.source import SourceError, redact_url
 
-from .codec import PayloadError, parse_tiles, parse_turn, placed_json, turn_json
+from .codec import PayloadError, is_whole, parse_tiles, parse_turn, placed_json, turn_json
 from .db import EventLog, GameRow
 from .notifier import Notifier
 from .pending import PendingMove, as_part, evaluate, offered, rejoined, reread, without
@@ -139,10 +139,8 @@ def apply_event(table: TableGame, kind: Event, payload: dict[str, Any]) -> Table
         return table.insert(index, parse_turn(payload.get("turn")))
     if kind == Event.FINISH:
         went_out = payload.get("went_out")
-        if went_out is not None and (
-            isinstance(went_out, bool) or not isinstance(went_out, int)
-            or not 0 <= went_out < len(table.scores)
-        ):
+        if went_out is not None and (not is_whole(went_out)
+                                     or not 0 <= went_out < len(table.scores)):
             raise PayloadError(_l("went_out must be a seat number or null"))
         return table.finish(went_out)
     if kind == Event.PLAY_ON:
@@ -151,7 +149,7 @@ def apply_event(table: TableGame, kind: Event, payload: dict[str, Any]) -> Table
 
 
 def _index(table: TableGame, index: object) -> int:
-    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(table.turns):
+    if not is_whole(index) or not 0 <= index < len(table.turns):
         raise PayloadError(_l("no turn number %(index)s", index=index))
     return index
 

@@ -109,15 +109,17 @@ def merge_players():
     name, into = data.get("name"), data.get("into")
     if not isinstance(name, str) or not isinstance(into, str):
         raise PayloadError(_("Send the two names as {\"name\": ..., \"into\": ...}."))
-    name, into = recorded(name), recorded(into)
+    played = {name_key(p) for row in games().rows() for p in row.players}
+    name, into = recorded(name, played), recorded(into, played)
     merge(name, into)
     return jsonify({"merged": name_key(name), "into": name_key(into)})
 
 
-def recorded(value: str) -> str:
-    """``value`` checked as a name is when a game starts, and as a player of some game: a
-    merge of a name nobody played would only store an alias that nothing ever uses."""
+def recorded(value: str, played: set[str]) -> str:
+    """``value`` checked as a name is when a game starts, and as one of the players of some
+    game (``played``, by :func:`name_key`): a merge of a name nobody played would only store
+    an alias that nothing ever uses."""
     name = player_name(value)
-    if name_key(name) not in {name_key(p) for row in games().rows() for p in row.players}:
+    if name_key(name) not in played:
         abort(404, _("No game has a player called %(name)s.", name=name))
     return name
