@@ -216,8 +216,11 @@ def play(game_id: int):
 @bp.put("/games/<int:game_id>/turns/<int:index>")
 @needs_token
 def replace(game_id: int, index: int):
+    """Put a corrected turn in place of turn ``index``; ``"turns": n`` beside the turn, the
+    turns the tablet showed when the edit began, makes the server refuse (409) when another
+    device changed them since."""
     turn = turn_json(parse_turn(body()))
-    return answer(games().act(game_id, Event.REPLACE, {"index": index, "turn": turn}))
+    return answer(games().edit(game_id, index, turn, seen_turns("turns")))
 
 
 @bp.delete("/games/<int:game_id>/turns/<int:index>")

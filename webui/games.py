@@ -308,10 +308,23 @@ class Games:
             turns = len(self.get(game_id).table.turns)
             if index is None and not turns:
                 raise Conflict(_l("There is no turn to undo."), "no_turn_to_undo")
-            if seen is not None and seen != turns:
-                raise Conflict(_l("The turns changed since you asked: look at them again."),
-                               "turns_changed")
+            self._unchanged(turns, seen)
             return self.act(game_id, Event.VOID, {"index": turns - 1 if index is None else index})
+
+    def edit(self, game_id: int, index: int, turn: dict[str, Any], seen: int | None = None) -> Game:
+        """Put ``turn`` (as JSON) in place of turn ``index``. ``seen`` as for
+        :meth:`take_back`: an edit dialog left open while another tablet removed an earlier
+        turn would otherwise rewrite the turn that moved into its place."""
+        with self._lock:
+            self._unchanged(len(self.get(game_id).table.turns), seen)
+            return self.act(game_id, Event.REPLACE, {"index": index, "turn": turn})
+
+    @staticmethod
+    def _unchanged(turns: int, seen: int | None) -> None:
+        """Refuse (409) when the player saw ``seen`` turns and the game now holds ``turns``."""
+        if seen is not None and seen != turns:
+            raise Conflict(_l("The turns changed since you asked: look at them again."),
+                           "turns_changed")
 
     def _queue_changed(self, game: Game) -> None:
         """Tell the tracker the game as it now stands, offer again (first) the tiles it still

@@ -331,12 +331,28 @@ def test_remove_asked_before_another_tablet_confirmed_a_move_removes_nothing(tab
     assert len(table.client.get(f"/api/games/{game}/state").json["turns"]) == 3
 
 
+def test_an_edit_begun_before_another_tablet_removed_a_turn_changes_nothing(table, game):
+    """Tablet A opened "Edit turn 3" (three exchanges shown); tablet B removed turn 2, so the
+    third is now at index 1 and index 2 is gone. A's save names the three turns it saw and is
+    refused, instead of rewriting whichever turn moved into place."""
+    exchanges(table, game, 3)
+    table.delete(f"/api/games/{game}/turns/1", {"turns": 3})
+    stale = table.put(f"/api/games/{game}/turns/1", {"kind": "exchange", "count": 5, "turns": 3})
+    assert stale.status_code == 409 and stale.json["reason_code"] == "turns_changed"
+    turns = table.client.get(f"/api/games/{game}/state").json["turns"]
+    assert [t["count"] for t in turns] == [3, 3]
+    fresh = table.put(f"/api/games/{game}/turns/1", {"kind": "exchange", "count": 5, "turns": 2})
+    assert fresh.status_code == 200 and fresh.json["turns"][1]["count"] == 5
+
+
 @pytest.mark.parametrize("index", ["3", True, 1.5, [3]])
 def test_undo_with_a_malformed_index_is_400_and_takes_back_nothing(table, game, index):
     exchanges(table, game, 1)
     response = table.post(f"/api/games/{game}/undo", {"index": index})
     assert response.status_code == 400 and response.json["error"]
     response = table.delete(f"/api/games/{game}/turns/0", {"turns": index})
+    assert response.status_code == 400 and response.json["error"]
+    response = table.put(f"/api/games/{game}/turns/0", {"kind": "pass", "turns": index})
     assert response.status_code == 400 and response.json["error"]
     assert len(table.client.get(f"/api/games/{game}/state").json["turns"]) == 1
 

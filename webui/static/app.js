@@ -256,7 +256,7 @@ const plainTiles = (tiles) => tiles.map(({ x, y, colour, shape }) => ({ x, y, co
 
 // --- editing a past turn ------------------------------------------------------------------
 const editDialog = document.getElementById("edit-dialog");
-let editing = null;  // {index, tiles}
+let editing = null;  // {index, tiles, turns}: turns, how many the tablet showed then
 
 function drawEditTiles() {
   const list = editDialog.querySelector("[data-edit-tiles]");
@@ -275,7 +275,8 @@ function drawEditTiles() {
 
 function openEdit(index) {
   const turn = state.turns[index];
-  editing = { index, tiles: turn.kind === "place" ? turn.tiles.map((t) => ({ ...t })) : [] };
+  editing = { index, turns: state.turns.length,
+    tiles: turn.kind === "place" ? turn.tiles.map((t) => ({ ...t })) : [] };
   drawEditTiles();
   const name = state.players[turn.player].name;
   editDialog.querySelector("[data-edit-title]").textContent = fmt("edit_title", { n: index + 1, name });
@@ -294,7 +295,7 @@ function openEdit(index) {
 
 async function saveEdit(turn) {
   editDialog.close();
-  await send("PUT", api(`/turns/${editing.index}`), turn);
+  await send("PUT", api(`/turns/${editing.index}`), { ...turn, turns: editing.turns });
   editing = null;
 }
 
