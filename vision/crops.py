@@ -17,6 +17,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+from vision.detect import halved
 from vision.lattice import cell_side
 
 CROP = 64
@@ -111,12 +112,12 @@ def _mirrored(crop: np.ndarray, known: np.ndarray) -> np.ndarray:
 
 def _shrunk(image: np.ndarray, homography: np.ndarray,
             centres: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The image halved (``cv2.pyrDown``, which smooths as it halves) while a crop of the
-    cells at ``centres`` would still sample at least one of its pixels per crop pixel: one to
-    two, so it never aliases and never loses detail a crop can hold. For a 4000-pixel phone
-    photo an area resize to exactly two took 45-70 ms, halving about 10."""
+    """The image halved (:func:`vision.detect.halved`, which smooths as it halves) while a
+    crop of the cells at ``centres`` would still sample at least one of its pixels per crop
+    pixel: one to two, so it never aliases and never loses detail a crop can hold. For a
+    4000-pixel phone photo an area resize to exactly two took 45-70 ms, halving about 10."""
     factor = 2.0 * CROP / (2 * HALF * cell_side(homography, centres))  # to exactly two
     while factor < 1.0:
-        image, homography = cv2.pyrDown(image), np.diag([0.5, 0.5, 1.0]) @ homography
+        image, homography = halved(image), np.diag([0.5, 0.5, 1.0]) @ homography
         factor *= 2.0
     return image, homography

@@ -250,3 +250,12 @@ def test_candidates_already_found_are_told_apart_as_by_every_pair():
         reach = 0.4 * np.array([o.extent for o in others])
         every_pair = (((points[:, None] - centres[None]) ** 2).sum(axis=2) < reach ** 2).any(axis=1)
         np.testing.assert_array_equal(detect._near_any(points, others), every_pair)
+
+
+@pytest.mark.parametrize("shape", [(1203, 1601, 3), (1600, 1205, 3), (4000, 3000, 3),
+                                   (10, 40, 3), (18, 7, 3), (7, 50, 3), (1203, 1601)])
+def test_halving_in_two_halves_is_pyrdown_pixel_for_pixel(shape):
+    """The photo's two halves are halved apart (on two cores) and stacked: the seam, the
+    borders and odd sides must come out exactly as one ``cv2.pyrDown`` of the whole."""
+    photo = np.random.default_rng(len(shape) + shape[0]).integers(0, 256, shape, np.uint8)
+    assert np.array_equal(detect.halved(photo), cv2.pyrDown(photo))
