@@ -82,11 +82,15 @@ def repeated(players: list[str]) -> str | None:
 
 
 def colours_of(data: dict[str, Any]) -> list[str]:
-    """The set's colours a request names (the table's default when it names none)."""
+    """The set's colours a request names (the table's default when it names none): six
+    different names of the known colours."""
     colours = data.get("colours", list(games().default_colours))
     if not isinstance(colours, list) or len(colours) > 12:
         raise PayloadError(_("colours must be a list of six colour names"))
-    return [clean_text(c, _("a colour"), 20).strip().lower() for c in colours]
+    colours = [clean_text(c, _("a colour"), 20).strip().lower() for c in colours]
+    if not is_colour_set(colours):
+        raise PayloadError(_("colours must be a list of six colour names"))
+    return colours
 
 
 @bp.get("/set")
@@ -101,8 +105,6 @@ def learn_set():
     """Learn an odd set (another printing, a home-made one) from the camera's picture of its
     36 kinds in a 6 x 6 block; every new game starts from it, and it is kept."""
     colours = colours_of(optional_body())
-    if not is_colour_set(colours):
-        raise PayloadError(_("colours must be a list of six colour names"))
     live = current_app.extensions.get("qwirkle_live")
     picture = live.picture() if live is not None else None
     if picture is None:

@@ -93,8 +93,8 @@ def parse_turn(value: object) -> Turn:
     if kind == "place":
         return Place(parse_tiles(value.get("tiles")))
     if kind == "exchange":
-        count = _int(value.get("count"), "count")
-        if not 1 <= count <= HAND:
+        count = value.get("count")
+        if not is_whole(count) or not 1 <= count <= HAND:
             raise PayloadError(_l("an exchange swaps between 1 and 6 tiles"))
         return Exchange(count)
     if kind == "pass":

@@ -45,7 +45,16 @@ def player_name(value: object) -> str:
         raise PayloadError(_l("A player's name has 1 to %(n)s characters.", n=MAX_NAME))
     if not any(is_visible(c) for c in name):
         raise PayloadError(_l("A player's name needs a letter, a digit or a sign that shows."))
+    if any(c in DIRECTION_CONTROLS for c in name):
+        raise PayloadError(_l("A player's name must not turn the writing direction round."))
     return name
+
+
+DIRECTION_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Embeddings, overrides and isolates. Every page already isolates a name from its neighbours;
+inside it, an override still reverses what follows ("Ann\u202eevil" shows as "Annlive"), so a
+guest could pass for another player. The marks an Arabic name may carry (U+200E, U+200F) only
+nudge neutral characters, and stay."""
 
 
 def is_visible(char: str) -> bool:

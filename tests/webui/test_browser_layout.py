@@ -20,6 +20,7 @@ from werkzeug.serving import make_server
 from engine.board import Placed
 from engine.table import Exchange, Place
 from engine.tiles import Tile
+from webui.validate import MAX_NAME
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -234,6 +235,18 @@ def test_no_page_is_wider_than_a_phone_and_every_control_is_44px(live, open_page
     page = open_page("phone", f"{live.base}/lang?code=ar&next=/games/{game}/tablet")
     assert overflow(page)["x"] == 0
     assert page.evaluate(SMALL_TARGETS) == []
+
+
+def test_a_long_name_without_a_break_wraps_on_a_phone(live, open_page):
+    """The longest name the game takes, one unbroken word: no page grows wider than a phone,
+    and the TV's panels still hold it."""
+    game = live.game(("W" * MAX_NAME, "Ann", "Ben"), TURNS[:1])
+    for path in ("/games", f"/games/{game}/tablet", f"/games/{game}/sheet", "/players"):
+        page = open_page("phone", live.base + path)
+        assert overflow(page)["x"] == 0, path
+    page = open_page("small tv", f"{live.base}/games/{game}/table")
+    assert overflow(page) == {"x": 0, "y": 0}
+    assert inside_viewport(page, ".tv .pending")
 
 
 def test_names_are_isolated_next_to_numbers_on_every_page(live, open_page):
@@ -522,3 +535,25 @@ def test_the_setup_form_refuses_one_name_twice(live, open_page):
     setup.click("[data-setup] button[type=submit]")
     expect(setup.locator("#toast")).to_contain_text("Two players are called ANN")
     assert live.games.rows() == [] and setup.url.endswith("/setup")
+
+
+def test_the_table_is_right_asks_before_it_changes_confirmed_turns(live, open_page):
+    """One tap by a guest must not rewrite the game: "The table is right" says how many of
+    the game's tiles change and waits for a Yes."""
+    from playwright.sync_api import expect
+
+    game = live.game(turns=TURNS[:2])
+    # The camera sees the move waiting and every confirmed tile but the red cross, which
+    # someone knocked away.
+    seen = [t for turn in TURNS[:2] for t in turn.tiles if t[:2] != (4, 0)]
+    live.games.set_view([*seen, *SEEN], [])
+    page = open_page("tablet", f"{live.base}/games/{game}/tablet")
+    page.click("[data-action=table-accept].big")
+    expect(page.locator("#ask-dialog")).to_contain_text("1 of its tiles change")
+    page.click("#ask-dialog button[value=no]")
+    expect(page.locator("#ask-dialog")).to_be_hidden()
+    assert len(live.games.get(game).table.turns[1].turn.tiles) == 2
+    page.click("[data-action=table-accept].big")
+    page.click("#ask-dialog [data-ask-yes]")
+    expect(page.locator("[data-action=table-accept][data-x]")).to_have_count(0)  # agreed
+    assert [t[:2] for t in live.games.get(game).table.turns[1].turn.tiles] == [(3, 0)]

@@ -54,6 +54,8 @@ def send(client, path: str, payload: object, headers: dict | None = None):
     ["\u200b", "Bob"],                 # only invisible format characters: a blank TV row
     ["\u200f\u2069 ", "Bob"],
     ["\u0301", "Bob"],                 # a lone combining accent
+    ["Ann\u202eevil", "Bob"],          # an override: shows as "Annlive"
+    ["\u2067Ann\u2069", "Bob"],         # an isolate
     ["Ann", "Bob", "ann "],            # one player twice, as the history counts players
 ])
 def test_bad_names_are_400_with_a_reason_and_store_nothing(table, players):
@@ -316,3 +318,19 @@ def test_serve_answers_its_own_names_and_stays_writable_behind_idle_streams(tmp_
             sock.close()
         server.kill()
         server.wait()
+
+
+def test_a_set_of_one_colour_six_times_is_400_in_plain_words(table):
+    response = table.post("/api/games", {"players": ["Ann", "Bob"], "colours": ["red"] * 6})
+    assert response.status_code == 400
+    assert response.json["error"] == "colours must be a list of six colour names"
+    assert table.client.get("/api/games").json == []
+
+
+@pytest.mark.parametrize("count", ["2", 2.5, True, 0, 7, None])
+def test_an_exchange_of_a_bad_count_names_the_real_range(table, count):
+    game = table.new_game()
+    response = table.post(f"/api/games/{game}/turns", {"kind": "exchange", "count": count})
+    assert response.status_code == 400
+    assert response.json["error"] == "an exchange swaps between 1 and 6 tiles"
+    assert table.client.get(f"/api/games/{game}/state").json["turns"] == []

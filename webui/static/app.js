@@ -358,8 +358,15 @@ const actions = {
   "edit-exchange": (b) => saveEdit({ kind: "exchange", count: Number(b.dataset.count) }),
   restore: () => send("POST", api("/ignored/restore"), {}),
   "table-check": () => send("POST", api("/table/check"), {}),
-  "table-accept": (b) => send("POST", api("/table/accept"),
-    b.dataset.x === undefined ? {} : { cells: [[Number(b.dataset.x), Number(b.dataset.y)]] }),
+  // One tile is one tap; the whole table may take many tiles out of confirmed turns: asked.
+  "table-accept": async (b) => {
+    if (b.dataset.x !== undefined) {
+      return send("POST", api("/table/accept"), { cells: [[Number(b.dataset.x), Number(b.dataset.y)]] });
+    }
+    const changes = Number(b.dataset.changes || 0);
+    if (changes && !(await ask(fmt("ask_accept", { n: changes })))) return;
+    return send("POST", api("/table/accept"), {});
+  },
   "play-on": async () => {
     if (await ask(strings.ask_play_on)) await send("POST", api("/play-on"), {});
   },
