@@ -20,7 +20,7 @@ are in that copy's pixels, and ``Work.scale`` maps them back to the photo.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property
@@ -321,10 +321,27 @@ def _holes(mask: np.ndarray, min_side: float, max_side: float,
     corners: the same polygon, so the same rows, and half the cost on a mask of thousands of
     specks (a printed board's lines), but too few points to measure a ring along.
     """
+    return _measured(_traced(mask, min_side, max_side, every_point), min_side, max_side,
+                     every_point)
+
+
+Traced = tuple[Sequence[np.ndarray], np.ndarray | None]
+"""A mask's contours and their hierarchy, as ``cv2.findContours`` gives them."""
+
+
+def _traced(mask: np.ndarray, min_side: float, max_side: float, every_point: bool) -> Traced:
+    """``mask`` traced for :func:`_holes`: its work in OpenCV and numpy, which lets another
+    thread run Python meanwhile."""
     chain = cv2.CHAIN_APPROX_NONE if every_point else cv2.CHAIN_APPROX_SIMPLE
     if _speckled(mask):
         mask = _despeckled(mask, min_side, max_side)
-    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, chain)
+    return cv2.findContours(mask, cv2.RETR_CCOMP, chain)
+
+
+def _measured(traced: Traced, min_side: float, max_side: float,
+              every_point: bool) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The rows and outlines of :func:`_holes` from the traced mask."""
+    contours, hierarchy = traced
     if hierarchy is None:
         return np.zeros((0, 10)), []
     hole = hierarchy[0][:, 3] >= 0
@@ -725,14 +742,11 @@ def _local_size(points: np.ndarray, symbols: list[Symbol]) -> np.ndarray:
     return np.clip(local, 1 / PERSPECTIVE, PERSPECTIVE)
 
 
-def find_squares(work: Work, symbols: list[Symbol], pitch: float) -> np.ndarray:
-    """Centres (N, 2) of empty printed board squares: light cells ringed by thin lines.
-
-    Printed lines are found as pixels darker than their immediate surroundings; the light
-    regions they (and tile bodies) enclose, of about a cell's size and not sitting on a
-    symbol, are squares of a board. A bare table gives next to none, and that is fine: they
-    only help link tiles (see :func:`vision.lattice.assign_cells`).
-    """
+def trace_squares(work: Work, pitch: float) -> Traced:
+    """The outlines of the light regions ringed by printed lines or tile body, for
+    :func:`find_squares`: the costly part of the look (3-4 ms on a phone photo of a board),
+    all of it in OpenCV and numpy, so that a scan can run it on its other core beside the
+    first lattice fit, before that fit says whether squares are needed."""
     gray = cv2.cvtColor(work.image, cv2.COLOR_BGR2GRAY)
     # stretched to the local bright level, so the line contrast is relative: a warm lamp or
     # half light lowers a printed line's contrast in grey levels along with the whole board
@@ -743,8 +757,21 @@ def find_squares(work: Work, symbols: list[Symbol], pitch: float) -> np.ndarray:
     block = max(3, int(pitch / 2) | 1)
     line = cv2.adaptiveThreshold(gray, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
                                  block, LINE_CONTRAST)
-    holes, _ = _holes(line | work.dark, 0.6 * pitch / PERSPECTIVE, 1.5 * pitch * PERSPECTIVE,
-                      every_point=False)
+    return _traced(line | work.dark, 0.6 * pitch / PERSPECTIVE, 1.5 * pitch * PERSPECTIVE, False)
+
+
+def find_squares(work: Work, symbols: list[Symbol], pitch: float,
+                 traced: Traced | None = None) -> np.ndarray:
+    """Centres (N, 2) of empty printed board squares: light cells ringed by thin lines.
+
+    Printed lines are found as pixels darker than their immediate surroundings; the light
+    regions they (and tile bodies) enclose, of about a cell's size and not sitting on a
+    symbol, are squares of a board. A bare table gives next to none, and that is fine: they
+    only help link tiles (see :func:`vision.lattice.assign_cells`). ``traced``: what
+    :func:`trace_squares` gave for this copy and pitch, if it ran already.
+    """
+    traced = trace_squares(work, pitch) if traced is None else traced
+    holes, _ = _measured(traced, 0.6 * pitch / PERSPECTIVE, 1.5 * pitch * PERSPECTIVE, False)
     extent = np.maximum(holes[:, 2], holes[:, 3])
     area = holes[:, 4]
     side = pitch * _local_size(holes[:, 5:7], symbols)
