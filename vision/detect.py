@@ -20,6 +20,8 @@ are in that copy's pixels, and ``Work.scale`` maps them back to the photo.
 
 from __future__ import annotations
 
+import os
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -148,7 +150,22 @@ def _shrink(image: np.ndarray) -> np.ndarray:
     return cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
 
 
-_HALVING = ThreadPoolExecutor(1, "halving")
+_helper: tuple[int, ThreadPoolExecutor] | None = None
+_helper_lock = threading.Lock()
+
+
+def other_core() -> ThreadPoolExecutor:
+    """The one worker thread a scan hands work to that OpenCV does without Python (halving
+    the photo, tracing a board's lines), so that it runs on the machine's second core.
+
+    Made on first use in each process: a child forked after a scan holds a copy of the pool
+    whose thread does not run there, and work handed to it would wait for ever.
+    """
+    global _helper
+    with _helper_lock:
+        if _helper is None or _helper[0] != os.getpid():
+            _helper = (os.getpid(), ThreadPoolExecutor(1, "scan-helper"))
+        return _helper[1]
 
 
 def halved(image: np.ndarray) -> np.ndarray:
@@ -167,7 +184,7 @@ def halved(image: np.ndarray) -> np.ndarray:
     cut = image.shape[0] // 4 * 2  # an even input row: output row cut // 2 starts the bottom
     if cut < 8:
         return cv2.pyrDown(image)
-    bottom = _HALVING.submit(cv2.pyrDown, image[cut - 4:])
+    bottom = other_core().submit(cv2.pyrDown, image[cut - 4:])
     top = cv2.pyrDown(image[:cut + 4])
     return np.vstack([top[: cut // 2], bottom.result()[2:]])
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -22,16 +21,6 @@ from vision.classifier import BODY_SHARE, TileGuess, classify_crops, frame_gain,
 from vision.crops import CROP, Cut, cutter, extract_crops
 from vision.imagefile import ImageError, load_image  # noqa: F401  (scan's public API)
 from vision.overlay import draw_overlay
-
-_SQUARES = ThreadPoolExecutor(1, "board-squares")
-"""Traces a printed board's lines (:func:`vision.detect.trace_squares`) on the other core
-while the first lattice fit runs, before the fit says whether the squares are needed. They
-are on the photos that cost most: over the real photos, scan / decode at worst went from 9.2
-to 8.8 and from 9.1 to 8.6, the median from 6.6 to 6.3 and from 6.7 to 6.6 (two runs, each
-photo scanned turn about with the tracing done in line). A photo that needs no squares
-wastes the tracing, 2-4 ms on the other core, and a plain table's scan took 15-20 % longer
-then, at ratios of 3 to 5: far from the bound, which the board photos meet first.
-"""
 
 RECOVERY_ROUNDS = 3
 """Rounds of looking for glare-hit tiles next to the tiles found so far."""
@@ -166,9 +155,13 @@ def locate_tiles(image: np.ndarray, ignore: np.ndarray | None = None,
     # a printed board's empty squares link groups of tiles that touch nowhere (the board
     # game's first diagonals); looking for them is costly, so they are used only then: when
     # the symbols lie plainly apart, or when the lattice fitted without them finds separate
-    # groups. The costly part, tracing the board's lines, starts at once on the other core.
+    # groups. The costly part, tracing the board's lines, starts at once on the other core,
+    # beside the first fit: the photos that need squares cost most (over the real photos,
+    # scan / decode at worst 9.2 -> 8.8 and 9.1 -> 8.6 in two runs turn about with the
+    # tracing done in line). Elsewhere it is wasted, 2-4 ms of the other core, and a plain
+    # table's scan took 15-20 % longer, at ratios of 3 to 5, far from the bound.
     pitch = float(np.median(extents)) / SYMBOL_SIDE
-    tracing = _SQUARES.submit(detect.trace_squares, work, pitch)
+    tracing = detect.other_core().submit(detect.trace_squares, work, pitch)
     axes, first, without_squares = lattice.first_fit(work, points, extents, _spreads(symbols))
     squares = np.zeros((0, 2))
     if _apart(points, extents):

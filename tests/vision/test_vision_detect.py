@@ -259,3 +259,18 @@ def test_halving_in_two_halves_is_pyrdown_pixel_for_pixel(shape):
     borders and odd sides must come out exactly as one ``cv2.pyrDown`` of the whole."""
     photo = np.random.default_rng(len(shape) + shape[0]).integers(0, 256, shape, np.uint8)
     assert np.array_equal(detect.halved(photo), cv2.pyrDown(photo))
+
+
+def _halved_in_child(shape: tuple[int, ...]) -> tuple[int, ...]:
+    return detect.halved(np.zeros(shape, np.uint8)).shape
+
+
+def test_a_process_forked_after_a_scan_still_halves_photos():
+    """The helper thread does not run in a forked child: the child gets its own, rather than
+    handing work to a copy of the parent's that nobody picks up."""
+    import multiprocessing
+
+    shape = (1600, 1200, 3)
+    assert detect.halved(np.zeros(shape, np.uint8)).shape == (800, 600, 3)  # thread started
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        assert pool.apply_async(_halved_in_child, (shape,)).get(timeout=30) == (800, 600, 3)
