@@ -338,12 +338,19 @@ def test_only_legal_choices_and_undo_with_redo(live, open_page):
     expect(page.locator(".turns li")).to_have_count(len(TURNS))
     expect(page.locator(".turns li[data-turn='5'] [aria-label='orange circle']")).to_have_count(1)
 
-    # Remove a turn from the middle (the exchange), then Redo puts it back in its place.
+    # Remove a turn from the middle (the exchange), then Redo puts it back in its place, even
+    # after a reload: the camera cannot offer an exchange again as it does tiles.
     page.click("[data-action=void][data-index='2']")
     page.click("#ask-dialog [data-ask-yes]")
     expect(page.locator(".turns li")).to_have_count(len(TURNS) - 1)
+    expect(page.locator("#notice")).to_be_visible()
+    page.reload()
+    expect(page.locator("#notice")).to_contain_text("Removed: turn 3")
     page.click("#notice [data-action=redo]")
     expect(page.locator(".turns li[data-turn='2']")).to_contain_text("exchanged 3 tiles")
+    page.reload()  # done: not offered again
+    expect(page.locator(".turns li")).to_have_count(len(TURNS))
+    expect(page.locator("#notice")).to_be_hidden()
 
     # Editing the exchange says which turn and player it edits, and the count now.
     page.click("[data-action=edit][data-index='2']")

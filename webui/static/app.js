@@ -41,21 +41,42 @@ function ask(message) {
 }
 
 // After Undo or Remove: what was taken away, with a Redo that puts it back where it was.
+// Kept for the tab (sessionStorage) while it is offered: a reload in those seconds must not
+// lose an undone exchange, which the camera cannot offer again as it does tiles.
+const REDO_MS = 20000;
+const REDO_KEY = "qwirkle-redo";
 let redoTurn = null;
-function offerRedo(message, turn) {
+function offerRedo(message, turn, until = Date.now() + REDO_MS) {
   const notice = document.getElementById("notice");
   if (!notice) return;
   redoTurn = turn;
+  sessionStorage.setItem(REDO_KEY, JSON.stringify({ game: gameId, message, turn, until }));
   notice.querySelector("[data-notice-text]").textContent = message;
   notice.hidden = false;
   clearTimeout(offerRedo.timer);
-  offerRedo.timer = setTimeout(() => { notice.hidden = true; redoTurn = null; }, 20000);
+  offerRedo.timer = setTimeout(clearRedo, until - Date.now());
 }
 
 function clearRedo() {
   const notice = document.getElementById("notice");
   if (notice) notice.hidden = true;
   redoTurn = null;
+  sessionStorage.removeItem(REDO_KEY);
+}
+
+// The Redo this tab offered before a reload, for the rest of its time.
+function offerRedoAgain() {
+  let kept = null;
+  try {
+    kept = JSON.parse(sessionStorage.getItem(REDO_KEY));
+  } catch (err) {
+    kept = null;
+  }
+  if (kept && kept.game === gameId && kept.until > Date.now()) {
+    offerRedo(kept.message, kept.turn, kept.until);
+  } else {
+    sessionStorage.removeItem(REDO_KEY);
+  }
 }
 
 // A state-changing request: the cookie carries the table token, the header the CSRF token.
@@ -168,6 +189,7 @@ function listen() {
 // A tablet waking up: make sure the stream is alive (it may have been dropped while asleep).
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible") flashLastMove();
+offerRedoAgain();
 listen();
 });
 
@@ -511,4 +533,5 @@ if (languageMenu) {
 }
 
 flashLastMove();
+offerRedoAgain();
 listen();
