@@ -189,8 +189,7 @@ function listen() {
 // A tablet waking up: make sure the stream is alive (it may have been dropped while asleep).
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible") flashLastMove();
-offerRedoAgain();
-listen();
+  listen();
 });
 
 // --- fixing tiles ------------------------------------------------------------------------
