@@ -564,3 +564,14 @@ def test_the_table_is_right_asks_before_it_changes_confirmed_turns(live, open_pa
     page.click("#ask-dialog [data-ask-yes]")
     expect(page.locator("[data-action=table-accept][data-x]")).to_have_count(0)  # agreed
     assert [t[:2] for t in live.games.get(game).table.turns[1].turn.tiles] == [(3, 0)]
+
+
+def test_an_exchange_keeps_its_edit_and_remove_on_its_line_on_a_phone(live, open_page):
+    """ "exchanged 3 tiles" is wider than a turn's tiles: it wraps in its own room rather
+    than push the turn's buttons onto a line of their own."""
+    game = live.game(("Ann", "Bo", "Cy"))
+    page = open_page("phone", f"{live.base}/games/{game}/tablet")
+    row = "li[data-turn='2']"
+    who, edit = box(page, f"{row} .who"), box(page, f"{row} [data-action=edit]")
+    assert edit["y"] < who["y"] + who["height"]
+    assert overflow(page)["x"] == 0
