@@ -120,6 +120,9 @@ def common() -> dict[str, Any]:
     authorized = may_change()
     return {
         "game": None,
+        # the set-up, archive and players pages link to the game at the table too: a player
+        # who opened "New game" by mistake finds the way back in the menu
+        "at_table": games().current_id() is not None,
         "view": "",
         "authorized": authorized,
         "csrf": csrf_token() if authorized else "",

@@ -63,6 +63,16 @@ def test_archive_and_setup(table):
     assert "camera 0 is unplugged" in table.client.get("/part/camera").data.decode()
 
 
+def test_the_menu_leads_back_to_the_game_at_the_table_from_every_page(table):
+    """A player who opened "New game" (or the archive) by mistake finds the way back."""
+    menu = '<a href="/tablet">'
+    assert menu not in table.client.get("/setup").data.decode()  # no game yet
+    game = table.new_game(["Ann", "Bob"])
+    for path in ("/setup", "/games", "/players", "/scoring"):
+        assert menu in table.client.get(path).data.decode(), path
+    assert table.client.get("/tablet").headers["Location"].endswith(f"/games/{game}/tablet")
+
+
 @pytest.mark.parametrize("path", ["/games/7/table", "/games/1/nowhere", "/games/1/part/x",
                                   "/lang?code=xx"])
 def test_missing_pages_are_404_pages(table, path):
