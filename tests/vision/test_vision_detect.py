@@ -274,3 +274,38 @@ def test_a_process_forked_after_a_scan_still_halves_photos():
     assert detect.halved(np.zeros(shape, np.uint8)).shape == (800, 600, 3)  # thread started
     with multiprocessing.get_context("fork").Pool(1) as pool:
         assert pool.apply_async(_halved_in_child, (shape,)).get(timeout=30) == (800, 600, 3)
+
+
+# Fifteen symbols of a small board seen at 45 degrees in a 960-px video frame (game 101 of the
+# hardest replay, 58.5 s): centres, extents, spreads, and the axis pairs the tiles' edges gave,
+# the first of them sheared a cell per row (4 and 135 degrees) by the video's block edges.
+SHEARED_CASE = (
+    [[589.03, 327.03], [569.71, 304.46], [524.12, 258.97], [544.38, 279.66], [453.87, 280.65],
+     [500.18, 278.46], [570.1, 259.36], [547.44, 235.05], [501.0, 235.9], [570.36, 213.26],
+     [523.33, 346.39], [524.4, 301.22], [432.26, 299.14], [477.36, 255.68], [593.97, 238.0]],
+    [29.0, 27.0, 21.0, 20.0, 22.0, 20.0, 24.0, 20.0, 23.0, 20.0, 20.0, 20.0, 22.0, 22.0, 19.0],
+    [[41.82, -0.0, 41.82], [35.89, 6.05, 39.99], [34.78, -0.96, 38.26], [28.82, 0.08, 27.61],
+     [33.22, -2.8, 32.29], [33.55, -0.42, 35.68], [39.78, 1.59, 40.77], [34.63, -0.24, 31.77],
+     [34.05, 0.34, 33.8], [35.2, -0.03, 33.97], [29.34, -0.1, 28.29], [29.28, 0.72, 29.0],
+     [29.76, -0.16, 29.06], [32.54, 0.4, 31.08], [28.57, 0.58, 28.02]],
+    [[[0.9976, 0.0698], [-0.7071, 0.7071]], [[0.9976, 0.0698], [-0.0175, 0.9998]],
+     [[0.7547, 0.6561], [-0.6947, 0.7193]], [[0.7193, -0.6947], [0.6947, 0.7193]]],
+)
+
+
+def test_a_lattice_sheared_a_cell_per_row_is_not_taken_for_the_diagonal_start(monkeypatch):
+    """Shearing turns one axis's lines into diagonals, which is how the board game's start
+    looks (tiles meeting at corners): the fit must still see that it draws the symbols long
+    and take the tiles' own axes, or every row of the board shifts by a cell."""
+    from vision import topface
+
+    points, extents, spreads, choices = (np.array(v) for v in SHEARED_CASE)
+    sheared = lattice.sketch(points, extents, choices[0], spreads)
+    score = topface.explained(points, sheared.homography)
+    assert topface.corner_start(points, sheared.homography, score)
+    assert topface.skew(points, spreads, sheared.homography) > topface.MAX_SKEW
+    monkeypatch.setattr(lattice, "axis_choices", lambda work, p, e: list(choices))
+    axes, first, _ = lattice.first_fit(None, points, extents, spreads)
+    degrees = np.sort(np.degrees(np.arctan2(axes[:, 1], axes[:, 0])) % 180)
+    assert np.allclose(degrees, [45, 135], atol=5)
+    assert topface.skew(points, spreads, first.homography) < 1.2
