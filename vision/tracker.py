@@ -45,10 +45,10 @@ import numpy as np
 
 from engine.board import Board, Cell, Placed
 from engine.rules import check_move
-from engine.tiles import COLOURS
+from engine.tiles import COLOURS, Tile
 from vision.adapt import SetAdapter
 from vision.classifier import TileGuess
-from vision.decode import DetectedMove, decode_move, split_moves
+from vision.decode import LEAVE_OUT_TILE_PROB, DetectedMove, decode_move, split_moves
 from vision.doubts import Doubt, DoubtKind
 from vision.ledger import EvidenceLedger
 from vision.overlay import draw_board
@@ -111,7 +111,9 @@ class MoveTracker:
         self._readings: dict[Cell, TileGuess] = {}  # of the last position, by cell
         self._learned: set[Cell] = set()
         self._reported: set[Doubt] = set()
-        self._left_out: set[Cell] = set()
+        self._left_out: dict[Cell, Tile] = {}
+        """Cells a move was read without (:attr:`DetectedMove.left_out`), with what was read
+        there: kept off the board while they show that (see :meth:`_still_left_out`)."""
         self._frame: np.ndarray | None = None
         self._last_move: tuple[Placed, ...] = ()
 
@@ -205,7 +207,11 @@ class MoveTracker:
             return []
         scan, reg, lattice = position.scan, position.registration, position.scan.lattice
         self._view = replace(self._view, off_board=position.off_board)
+        gone = self._still_left_out(reg)
         reg, unexplained = self._witness.look(reg, frame.image, self.colours, self.adapter)
+        # the look of those cells changed as the thing left out went: no tile missed there
+        self._witness.suspects -= gone
+        unexplained = [d for d in unexplained if d.cell not in gone]
         problems = [*reg.problems, *unexplained, *_doubtful(scan.doubtful, reg, self.board),
                     *(Doubt(DoubtKind.CUT, cell=reg.grid_map.apply(r.x, r.y), tile=r.guess.tile)
                       for r in scan.tiles if r.cut),
@@ -226,6 +232,24 @@ class MoveTracker:
             self._held = _Held(frame, reg)
             return []
         return self._report(frame, reg)
+
+    def _still_left_out(self, reg: Registration) -> set[Cell]:
+        """Forget the cells left out of a move that no longer show what was left out: the
+        thing has gone (a shadow, a fingertip), or a sure tile of another kind lies there now.
+        Answers the cells whose thing has gone.
+
+        A tile laid later on such a cell is part of its move: left out for good, a purple
+        cross put where a fingertip had been read as a tile a minute before was never seen,
+        and every later move was judged on a board without it (game 100 of `python -m
+        vision.evaluate.replay --styles hardest`).
+        """
+        now = dict(reg.new)
+        gone = {cell for cell in self._left_out if cell not in now}
+        for cell, tile in list(self._left_out.items()):
+            guess = now.get(cell)
+            if guess is None or (guess.tile != tile and guess.tile_prob >= LEAVE_OUT_TILE_PROB):
+                del self._left_out[cell]
+        return gone
 
     def _flags(self, reg: Registration) -> list[Doubt]:
         """The problems that bear on the move: on a cell in a line one of its tiles scores.
@@ -293,7 +317,7 @@ class MoveTracker:
             if game is not None:
                 game = game.with_tiles(move.tiles)
                 self._removable |= {(x, y) for x, y, _ in move.tiles}
-            self._left_out.update(move.left_out)
+            self._left_out.update((cell, guesses[cell].tile) for cell in move.left_out)
             for x, y, tile in move.tiles:
                 self._ledger.record((x, y), tile, guesses[x, y], move.needs_confirmation)
             self._last_move = move.tiles

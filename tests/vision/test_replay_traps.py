@@ -196,3 +196,40 @@ def test_a_hole_read_as_a_tile_is_left_out_and_stays_off_the_board(game, monkeyp
     assert moves[1].needs_confirmation and "left out" in moves[1].reason
     assert not moves[2].needs_confirmation  # (1, 2) is not in move 3's lines
     assert len(tracker.board) == 6
+
+
+def test_a_tile_laid_where_something_was_left_out_before_is_part_of_its_move(game, monkeypatch):
+    """A fingertip at the table's edge, read once as a doubtful red diamond on (3, 0), is left
+    out of move 2 and then goes. Move 3 later puts a real red diamond there: it is move 3,
+    not a tile to ignore for the rest of the game, nor one "laid earlier"."""
+    import cv2
+    import numpy as np
+
+    from engine.tiles import Tile
+    from vision import reader
+
+    spot = cv2.perspectiveTransform(np.array([[[3.0, 0.0]]]), game[2].homography)[0, 0]
+    calls = []
+
+    def scan_with_a_fingertip(image, colours, adapter=None):
+        result = scan_image(image, colours=colours)
+        calls.append(image)
+        if len(calls) != 2:
+            return result
+        to_cell = np.linalg.inv(result.lattice.homography)
+        x, y = np.rint(cv2.perspectiveTransform(spot[None, None], to_cell)[0, 0]).astype(int)
+        some = result.tiles[0]
+        fake = replace(some, x=int(x), y=int(y), center=(float(spot[0]), float(spot[1])),
+                       guess=replace(some.guess, tile=Tile("red", "diamond"), tile_prob=0.96))
+        return replace(result, tiles=[*result.tiles, fake])
+
+    monkeypatch.setattr(reader, "scan_image", scan_with_a_fingertip)
+    stills = game.stills()
+    touched = stills[2].copy()  # the fingertip itself: the cell looks different, then not
+    side = np.linalg.norm(cv2.perspectiveTransform(np.array([[[4.0, 0.0]]]),
+                                                   game[2].homography)[0, 0] - spot)
+    cv2.circle(touched, tuple(int(v) for v in spot), int(0.4 * side), (60, 90, 150), -1)
+    moves = run(MoveTracker(), photos([stills[1], touched, stills[2], stills[3]]))
+    assert "left out" in moves[1].reason
+    assert as_truth(moves, MOVE_1 + MOVE_2 + MOVE_3) == expected(*SCRIPT.moves)
+    assert "laid earlier" not in moves[2].reason
