@@ -166,30 +166,43 @@ def test_a_new_tile_the_scan_missed_flags_the_move_and_joins_when_read(game, mon
     assert len(tracker.board) == 6
 
 
-def test_a_hole_read_as_a_tile_is_left_out_and_stays_off_the_board(game, monkeypatch):
+def _scan_with_a_doubtful_tile(monkeypatch, spot, calls: range, tile=None) -> None:
+    """Make the scan also half-believe a tile (``tile``, or the first tile's reading) at the
+    photo pixel ``spot`` in the pictures numbered ``calls`` (counted from 1)."""
     import cv2
     import numpy as np
 
     from vision import reader
 
-    # From the second position on, the scan also half-believes a tile at (1, 2): beside move
-    # 2's yellow circle but off its column, so move 2 is legal only without it.
-    hole = cv2.perspectiveTransform(np.array([[[1.0, 2.0]]]), game[2].homography)[0, 0]
-    calls = []
+    seen = []
 
-    def scan_with_a_hole(image, colours, adapter=None):
+    def scan_with_a_doubtful_tile(image, colours, adapter=None):
         result = scan_image(image, colours=colours)
-        calls.append(image)
-        if len(calls) < 2:
+        seen.append(image)
+        if len(seen) not in calls:
             return result
         to_cell = np.linalg.inv(result.lattice.homography)
-        x, y = np.rint(cv2.perspectiveTransform(hole[None, None], to_cell)[0, 0]).astype(int)
+        x, y = np.rint(cv2.perspectiveTransform(spot[None, None], to_cell)[0, 0]).astype(int)
         some = result.tiles[0]
-        fake = replace(some, x=int(x), y=int(y), center=(float(hole[0]), float(hole[1])),
-                       guess=replace(some.guess, tile_prob=0.96))
+        guess = replace(some.guess, tile=tile or some.guess.tile, tile_prob=0.96)
+        fake = replace(some, x=int(x), y=int(y), center=(float(spot[0]), float(spot[1])),
+                       guess=guess)
         return replace(result, tiles=[*result.tiles, fake])
 
-    monkeypatch.setattr(reader, "scan_image", scan_with_a_hole)
+    monkeypatch.setattr(reader, "scan_image", scan_with_a_doubtful_tile)
+
+
+def _pixel(game, position: int, cell: tuple[float, float]):
+    import cv2
+    import numpy as np
+
+    return cv2.perspectiveTransform(np.array([[cell]]), game[position].homography)[0, 0]
+
+
+def test_a_hole_read_as_a_tile_is_left_out_and_stays_off_the_board(game, monkeypatch):
+    # From the second position on, the scan also half-believes a tile at (1, 2): beside move
+    # 2's yellow circle but off its column, so move 2 is legal only without it.
+    _scan_with_a_doubtful_tile(monkeypatch, _pixel(game, 2, (1.0, 2.0)), range(2, 99))
     tracker = MoveTracker()
     moves = run(tracker, photos(game.stills()[1:4]))
     assert as_truth(moves, MOVE_1 + MOVE_2 + MOVE_3) == expected(*SCRIPT.moves)
@@ -206,28 +219,12 @@ def test_a_tile_laid_where_something_was_left_out_before_is_part_of_its_move(gam
     import numpy as np
 
     from engine.tiles import Tile
-    from vision import reader
 
-    spot = cv2.perspectiveTransform(np.array([[[3.0, 0.0]]]), game[2].homography)[0, 0]
-    calls = []
-
-    def scan_with_a_fingertip(image, colours, adapter=None):
-        result = scan_image(image, colours=colours)
-        calls.append(image)
-        if len(calls) != 2:
-            return result
-        to_cell = np.linalg.inv(result.lattice.homography)
-        x, y = np.rint(cv2.perspectiveTransform(spot[None, None], to_cell)[0, 0]).astype(int)
-        some = result.tiles[0]
-        fake = replace(some, x=int(x), y=int(y), center=(float(spot[0]), float(spot[1])),
-                       guess=replace(some.guess, tile=Tile("red", "diamond"), tile_prob=0.96))
-        return replace(result, tiles=[*result.tiles, fake])
-
-    monkeypatch.setattr(reader, "scan_image", scan_with_a_fingertip)
+    spot = _pixel(game, 2, (3.0, 0.0))
+    _scan_with_a_doubtful_tile(monkeypatch, spot, range(2, 3), Tile("red", "diamond"))
     stills = game.stills()
     touched = stills[2].copy()  # the fingertip itself: the cell looks different, then not
-    side = np.linalg.norm(cv2.perspectiveTransform(np.array([[[4.0, 0.0]]]),
-                                                   game[2].homography)[0, 0] - spot)
+    side = np.linalg.norm(_pixel(game, 2, (4.0, 0.0)) - spot)
     cv2.circle(touched, tuple(int(v) for v in spot), int(0.4 * side), (60, 90, 150), -1)
     moves = run(MoveTracker(), photos([stills[1], touched, stills[2], stills[3]]))
     assert "left out" in moves[1].reason
