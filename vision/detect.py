@@ -774,7 +774,13 @@ def trace_squares(work: Work, pitch: float) -> Traced:
     block = max(3, int(pitch / 2) | 1)
     line = cv2.adaptiveThreshold(gray, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
                                  block, LINE_CONTRAST)
-    return _traced(line | work.dark, 0.6 * pitch / PERSPECTIVE, 1.5 * pitch * PERSPECTIVE, False)
+    return _traced(line | work.dark, *_square_sides(pitch), False)
+
+
+def _square_sides(pitch: float) -> tuple[float, float]:
+    """The least and the largest box side (working pixels) of a board square's region, the
+    nearest and the farthest squares of an oblique view allowed for."""
+    return 0.6 * pitch / PERSPECTIVE, 1.5 * pitch * PERSPECTIVE
 
 
 def find_squares(work: Work, symbols: list[Symbol], pitch: float,
@@ -788,7 +794,7 @@ def find_squares(work: Work, symbols: list[Symbol], pitch: float,
     :func:`trace_squares` gave for this copy and pitch, if it ran already.
     """
     traced = trace_squares(work, pitch) if traced is None else traced
-    holes, _ = _measured(traced, 0.6 * pitch / PERSPECTIVE, 1.5 * pitch * PERSPECTIVE, False)
+    holes, _ = _measured(traced, *_square_sides(pitch), False)
     extent = np.maximum(holes[:, 2], holes[:, 3])
     area = holes[:, 4]
     side = pitch * _local_size(holes[:, 5:7], symbols)

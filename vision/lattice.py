@@ -302,11 +302,10 @@ def first_fit(work: Work, points: np.ndarray, extents: np.ndarray,
     score = topface.explained(points, best.homography)
     if len(choices) == 1:
         return axes, best, None
-    if topface.corner_start(points, best.homography, score):
-        # the board game's diagonal start, or a lattice sheared by a cell per row, which
-        # turns one axis's lines into diagonals too: only the second draws symbols long
-        return _unskewed(points, extents, spreads, choices, (axes, best, None), score)
-    if topface.good_enough(score, len(points)):
+    # a corner start is the board game's diagonal start, or a lattice sheared by a cell per
+    # row, which turns one axis's lines into diagonals too: only the second draws symbols long
+    if topface.corner_start(points, best.homography, score) \
+            or topface.good_enough(score, len(points)):
         return _unskewed(points, extents, spreads, choices, (axes, best, None), score)
     grid = assign_cells(best)
     score = topface.explained(points, grid.homography)

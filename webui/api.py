@@ -75,9 +75,10 @@ def repeated(players: list[str]) -> str | None:
     players so (:func:`webui.history.name_key`) and would count the two as one."""
     seen: set[str] = set()
     for name in players:
-        if name_key(name) in seen:
+        key = name_key(name)
+        if key in seen:
             return name
-        seen.add(name_key(name))
+        seen.add(key)
     return None
 
 
