@@ -156,10 +156,11 @@ def locate_tiles(image: np.ndarray, ignore: np.ndarray | None = None,
     # game's first diagonals); looking for them is costly, so they are used only then: when
     # the symbols lie plainly apart, or when the lattice fitted without them finds separate
     # groups. The costly part, tracing the board's lines, starts at once on the other core,
-    # beside the first fit: the photos that need squares cost most (over the real photos,
-    # scan / decode at worst 9.2 -> 8.8 and 9.1 -> 8.6 in two runs turn about with the
-    # tracing done in line). Elsewhere it is wasted, 2-4 ms of the other core, and a plain
-    # table's scan took 15-20 % longer, at ratios of 3 to 5, far from the bound.
+    # beside the first fit: the photos that need squares cost most. Elsewhere it is wasted,
+    # 2-4 ms of the other core. `python -m vision.bench.scan`, two runs each of the code
+    # before this and the halving on two cores (session 17) and of the code with both: scan /
+    # decode over the printed-board photos 6.9-7.0 -> 6.5 on average, worst 8.4-8.8 ->
+    # 7.7-9.0; over the plain table's photos 3.4-3.5 either way.
     pitch = float(np.median(extents)) / SYMBOL_SIDE
     tracing = detect.other_core().submit(detect.trace_squares, work, pitch)
     axes, first, without_squares = lattice.first_fit(work, points, extents, _spreads(symbols))
