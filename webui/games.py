@@ -319,6 +319,14 @@ class Games:
             self._unchanged(len(self.get(game_id).table.turns), seen)
             return self.act(game_id, Event.REPLACE, {"index": index, "turn": turn})
 
+    def redo(self, game_id: int, index: int, turn: dict[str, Any], seen: int | None = None) -> Game:
+        """Put ``turn`` (as JSON) back at ``index``. ``seen`` as for :meth:`take_back`, the
+        turns the tablet saw once it had taken the turn away: a Redo after another device
+        changed them would put back a turn that may have been entered again meanwhile."""
+        with self._lock:
+            self._unchanged(len(self.get(game_id).table.turns), seen)
+            return self.act(game_id, Event.INSERT, {"index": index, "turn": turn})
+
     @staticmethod
     def _unchanged(turns: int, seen: int | None) -> None:
         """Refuse (409) when the player saw ``seen`` turns and the game now holds ``turns``."""

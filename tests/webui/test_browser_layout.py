@@ -533,6 +533,24 @@ def test_two_tablets_saying_yes_to_one_undo_take_back_one_turn(live, open_page):
     expect(second.locator(".turns li")).to_have_count(len(TURNS))
 
 
+def test_redo_is_no_longer_offered_once_another_tablet_changes_the_turns(live, open_page):
+    """The exchange removed here, then entered again on another tablet: Redo would record
+    it twice, so it is no longer offered, nor after a reload."""
+    from playwright.sync_api import expect
+
+    game = live.game()
+    page = open_page("tablet", f"{live.base}/games/{game}/tablet")
+    page.click("[data-action=void][data-index='2']")
+    page.click("#ask-dialog [data-ask-yes]")
+    expect(page.locator("#notice")).to_contain_text("Removed: turn 3")
+    live.games.play(game, {"kind": "exchange", "count": 3})
+    expect(page.locator(".turns li")).to_have_count(len(TURNS))
+    expect(page.locator("#notice")).to_be_hidden()
+    page.reload()
+    expect(page.locator(".turns li")).to_have_count(len(TURNS))
+    expect(page.locator("#notice")).to_be_hidden()
+
+
 def test_the_setup_form_refuses_one_name_twice(live, open_page):
     from playwright.sync_api import expect
 

@@ -40,12 +40,32 @@ def test_redo_puts_back_a_removed_turn_where_it_was(table):
     assert response.json["players"] == before["players"]
 
 
+def test_redo_after_another_tablet_changed_the_turns_puts_nothing_back(table):
+    """An exchange undone on one tablet and entered again on another: the first tablet's
+    Redo, which names the turns it left, is refused rather than record the exchange twice
+    (the second time as the next player's)."""
+    game = table.new_game(["Ann", "Bob", "Cy"])
+    table.place(game, ROW)
+    exchange = table.post(f"/api/games/{game}/turns", {"kind": "exchange", "count": 3})
+    undone = table.post(f"/api/games/{game}/undo", {"index": 1}).json
+    table.post(f"/api/games/{game}/turns", {"kind": "exchange", "count": 3})
+    redo = {"index": 1, "turn": exchange.json["turns"][1], "turns": len(undone["turns"])}
+    refused = table.post(f"/api/games/{game}/redo", redo)
+    assert refused.status_code == 409 and refused.json["reason_code"] == "turns_changed"
+    turns = table.client.get(f"/api/games/{game}/state").json["turns"]
+    assert [t["kind"] for t in turns] == ["place", "exchange"]
+    # As the undo left them, the same Redo puts the turn back.
+    table.post(f"/api/games/{game}/undo", {"index": 1})
+    assert len(table.post(f"/api/games/{game}/redo", redo).json["turns"]) == 2
+
+
 @pytest.mark.parametrize("payload, status, words", [
     ({"index": 9, "turn": {"kind": "pass"}}, 400, "from 0 to 1"),
     ({"index": True, "turn": {"kind": "pass"}}, 400, "from 0 to 1"),
     ({"index": 0, "turn": {"kind": "dance"}}, 400, "kind must be"),
     ({"index": 0, "turn": {"kind": "pass"}}, 409, "pass"),  # no pass while the bag is full
     ({"index": 1, "turn": {"kind": "place", "tiles": ROW}}, 409, ""),  # cells already taken
+    ({"index": 1, "turn": {"kind": "exchange", "count": 2}, "turns": "1"}, 400, "whole number"),
 ])
 def test_redo_refuses_what_cannot_be_put_back(table, payload, status, words):
     game = table.new_game()

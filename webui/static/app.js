@@ -74,6 +74,7 @@ function offerRedoAgain() {
   }
   if (kept && kept.game === gameId && kept.until > Date.now()) {
     offerRedo(kept.message, kept.turn, kept.until);
+    if (state) redoStillFits(state);
   } else {
     sessionStorage.removeItem(REDO_KEY);
   }
@@ -153,12 +154,22 @@ async function refreshParts() {
   if (refreshAgain) { refreshAgain = false; refreshParts(); }
 }
 
+// Redo is offered only while the turns are as the undo left them: once another device has
+// confirmed, entered or taken back a turn, the server would refuse it (it might put back a
+// turn entered again meanwhile), so the offer goes rather than fail when tapped.
+function redoStillFits(data) {
+  if (redoTurn && data.turns && redoTurn.turns !== undefined && data.turns.length !== redoTurn.turns) {
+    clearRedo();
+  }
+}
+
 function applyState(data) {
   // A new game was started at the table: the table and tablet views follow it.
   if (data.current_game && String(data.current_game) !== gameId && ["table", "tablet"].includes(view)) {
     location.href = `/games/${data.current_game}/${view}`;
     return;
   }
+  redoStillFits(data);
   if (data.version === body.dataset.version) { state = data; return; }
   state = data;
   body.dataset.version = data.version;
@@ -331,8 +342,9 @@ async function takeBack(index, question, done) {
   const sent = done === "undone"
     ? send("POST", api("/undo"), { index })
     : send("DELETE", api(`/turns/${index}`), { turns });
-  if (await sent) {
-    offerRedo(fmt(done, values), { index, turn });
+  const data = await sent;
+  if (data) {
+    offerRedo(fmt(done, values), { index, turn, turns: data.turns.length });
   }
 }
 
