@@ -533,6 +533,34 @@ def test_two_tablets_saying_yes_to_one_undo_take_back_one_turn(live, open_page):
     expect(second.locator(".turns li")).to_have_count(len(TURNS))
 
 
+@pytest.mark.parametrize("size, scrolled", [("tablet", False), ("phone", True)])
+def test_the_redo_notice_hides_nothing_that_was_in_view(live, open_page, size, scrolled):
+    """The Undo notice floats above the Confirm bar for 20 seconds: the page moves up by its
+    height, so what was in view above the bar stays in view, and at the foot of the page the
+    last line can still be scrolled clear of it."""
+    from playwright.sync_api import expect
+
+    game = live.game()
+    page = open_page(size, f"{live.base}/games/{game}/tablet")
+    if scrolled:
+        page.evaluate("window.scrollTo(0, document.scrollingElement.scrollHeight)")
+    page.click("[data-action=undo]")
+    seen_down_to = page.evaluate("scrollY") + box(page, "[data-action-bar]")["y"]
+    page.click("#ask-dialog [data-ask-yes]")
+    expect(page.locator(".turns li")).to_have_count(len(TURNS) - 1)
+    expect(page.locator("#notice")).to_be_visible()
+    page.wait_for_timeout(300)  # the parts are redrawn
+    assert page.evaluate("scrollY") + box(page, "#notice")["y"] >= seen_down_to - 1
+    page.evaluate("window.scrollTo(0, document.scrollingElement.scrollHeight)")
+    last = page.evaluate("document.querySelector('main').lastElementChild.getBoundingClientRect()"
+                         ".bottom")
+    assert last <= box(page, "#notice")["y"]
+    # Redo: the notice and its room go.
+    page.click("#notice [data-action=redo]")
+    expect(page.locator("#notice")).to_be_hidden()
+    assert page.evaluate("getComputedStyle(document.body).paddingBottom") == "96px"
+
+
 def test_redo_is_no_longer_offered_once_another_tablet_changes_the_turns(live, open_page):
     """The exchange removed here, then entered again on another tablet: Redo would record
     it twice, so it is no longer offered, nor after a reload."""

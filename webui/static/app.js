@@ -46,15 +46,17 @@ function ask(message) {
 const REDO_MS = 20000;
 const REDO_KEY = "qwirkle-redo";
 let redoTurn = null;
+// Answers how many pixels of room the notice took (see roomForNotice).
 function offerRedo(message, turn, until = Date.now() + REDO_MS) {
   const notice = document.getElementById("notice");
-  if (!notice) return;
+  if (!notice) return 0;
   redoTurn = turn;
   sessionStorage.setItem(REDO_KEY, JSON.stringify({ game: gameId, message, turn, until }));
   notice.querySelector("[data-notice-text]").textContent = message;
   notice.hidden = false;
   clearTimeout(offerRedo.timer);
   offerRedo.timer = setTimeout(clearRedo, until - Date.now());
+  return roomForNotice(notice);
 }
 
 function clearRedo() {
@@ -62,6 +64,18 @@ function clearRedo() {
   if (notice) notice.hidden = true;
   redoTurn = null;
   sessionStorage.removeItem(REDO_KEY);
+  if (notice) roomForNotice(notice);
+}
+
+// The notice floats above the Confirm bar for 20 seconds: while it shows, the page ends that
+// much lower (--notice), so every line of it can be scrolled clear of the notice. Answers
+// the room added, by which a page that just offered it moves up: what was being read above
+// the bar stays in view instead of going under the notice.
+function roomForNotice(notice) {
+  const before = parseFloat(body.style.getPropertyValue("--notice")) || 0;
+  const room = notice.hidden ? 0 : Math.ceil(notice.getBoundingClientRect().height) + 12;
+  body.style.setProperty("--notice", `${room}px`);
+  return room - before;
 }
 
 // The Redo this tab offered before a reload, for the rest of its time.
@@ -344,7 +358,7 @@ async function takeBack(index, question, done) {
     : send("DELETE", api(`/turns/${index}`), { turns });
   const data = await sent;
   if (data) {
-    offerRedo(fmt(done, values), { index, turn, turns: data.turns.length });
+    window.scrollBy(0, offerRedo(fmt(done, values), { index, turn, turns: data.turns.length }));
   }
 }
 
