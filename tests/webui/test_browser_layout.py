@@ -579,6 +579,27 @@ def test_redo_is_no_longer_offered_once_another_tablet_changes_the_turns(live, o
     expect(page.locator("#notice")).to_be_hidden()
 
 
+def test_a_refusal_on_a_phone_leaves_confirm_free_to_tap(live, open_page):
+    """Another tablet undid the turn first: the message saying so stands above the Confirm
+    bar, whose Confirm and Not a move stay free to tap while it shows."""
+    from playwright.sync_api import expect
+
+    game = live.game()
+    page = open_page("phone", f"{live.base}/games/{game}/tablet")
+    page.click("[data-action=undo]")
+    live.games.take_back(game)
+    page.click("#ask-dialog [data-ask-yes]")
+    expect(page.locator("#toast")).to_contain_text("The turns changed since you asked")
+    for button in ("confirm", "dismiss"):
+        b = box(page, f"[data-action={button}]")
+        hit = page.evaluate(
+            "([x, y, b]) => !!document.elementFromPoint(x, y).closest(`[data-action=${b}]`)",
+            [b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, button])
+        assert hit, button
+    assert box(page, "#toast")["y"] + box(page, "#toast")["height"] <= box(
+        page, "[data-action-bar]")["y"]
+
+
 def test_the_setup_form_refuses_one_name_twice(live, open_page):
     from playwright.sync_api import expect
 
