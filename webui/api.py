@@ -213,7 +213,9 @@ def accept_table(game_id: int):
 @bp.post("/games/<int:game_id>/turns")
 @needs_token
 def play(game_id: int):
-    return answer(games().play(game_id, body()))
+    """Record an exchange, a pass or a placement; ``"turns": n`` beside the turn, the turns
+    the tablet showed, makes the server refuse (409) when another device changed them."""
+    return answer(games().play(game_id, body(), seen_turns("turns")))
 
 
 @bp.put("/games/<int:game_id>/turns/<int:index>")

@@ -624,9 +624,14 @@ class Games:
                 game.queue.insert(0, head)
                 raise
 
-    def play(self, game_id: int, turn_body: object) -> Game:
-        """A turn entered directly (exchange, pass, or a placement from another program)."""
-        return self.act(game_id, Event.PLAY, {"turn": turn_json(parse_turn(turn_body))})
+    def play(self, game_id: int, turn_body: object, seen: int | None = None) -> Game:
+        """A turn entered directly (exchange, pass, or a placement from another program).
+        ``seen`` as for :meth:`take_back`, the turns the tablet showed: two tablets entering
+        one player's exchange at once recorded it twice, the second as the next player's."""
+        turn = turn_json(parse_turn(turn_body))
+        with self._lock:
+            self._unchanged(len(self.get(game_id).table.turns), seen)
+            return self.act(game_id, Event.PLAY, {"turn": turn})
 
 
 def init_app(app: Flask, event_log: EventLog) -> None:

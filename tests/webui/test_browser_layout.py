@@ -579,6 +579,20 @@ def test_redo_is_no_longer_offered_once_another_tablet_changes_the_turns(live, o
     expect(page.locator("#notice")).to_be_hidden()
 
 
+def test_two_tablets_entering_one_exchange_record_it_once(live, open_page):
+    from playwright.sync_api import expect
+
+    game = live.game()
+    first, second = (open_page("tablet", f"{live.base}/games/{game}/tablet") for _ in range(2))
+    for page in (first, second):
+        page.click("[data-open=exchange-dialog]")
+    first.click("#exchange-dialog [data-action=exchange][data-count='2']")
+    expect(second.locator(".turns li")).to_have_count(len(TURNS) + 1)
+    second.click("#exchange-dialog [data-action=exchange][data-count='2']")
+    expect(second.locator("#toast")).to_contain_text("The turns changed since you asked")
+    assert len(live.games.get(game).table.turns) == len(TURNS) + 1
+
+
 def test_a_refusal_on_a_phone_leaves_confirm_free_to_tap(live, open_page):
     """Another tablet undid the turn first: the message saying so stands above the Confirm
     bar, whose Confirm and Not a move stay free to tap while it shows."""

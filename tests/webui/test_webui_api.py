@@ -304,6 +304,21 @@ def test_two_tablets_undoing_at_once_take_back_one_turn_and_redo_still_works(tab
     assert redo.status_code == 200 and len(redo.json["turns"]) == 4
 
 
+def test_two_tablets_entering_one_exchange_record_it_once(table, game):
+    """Both tablets showed two turns when their players entered the same exchange: the
+    second is refused, not recorded as the next player's exchange; a program's turn without
+    "turns" is taken as before."""
+    exchanges(table, game, 2)
+    exchange = {"kind": "exchange", "count": 3, "turns": 2}
+    assert table.post(f"/api/games/{game}/turns", exchange).status_code == 200
+    refused = table.post(f"/api/games/{game}/turns", exchange)
+    assert refused.status_code == 409 and refused.json["reason_code"] == "turns_changed"
+    assert len(table.client.get(f"/api/games/{game}/state").json["turns"]) == 3
+    bad = table.post(f"/api/games/{game}/turns", {"kind": "pass", "turns": [3]})
+    assert bad.status_code == 400 and "whole number" in bad.json["error"]
+    assert len(exchanges(table, game, 1)) == 4
+
+
 def test_undo_asked_before_another_tablet_confirmed_a_move_takes_back_nothing(table, game):
     exchanges(table, game, 2)
     table.place(game, ROW)  # confirmed on another tablet while the question was open

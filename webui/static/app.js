@@ -366,6 +366,7 @@ async function takeBack(index, question, done) {
 function openDialog(id) {
   const dialog = document.getElementById(id);
   const bag = state ? state.bag_size : 0;
+  dialog.dataset.turns = state ? state.turns.length : 0;
   dialog.querySelectorAll("[data-action=exchange]").forEach((b) => {
     b.hidden = Number(b.dataset.count) > bag;
   });
@@ -382,10 +383,14 @@ const actions = {
   confirm: (b) => { clearRedo(); return send("POST", api("/pending/confirm"), shownBy(b)); },
   dismiss: (b) => send("POST", api("/pending/dismiss"), shownBy(b)),
   swap: (b) => send("POST", api("/pending/swap"), shownBy(b)),
-  pass: () => send("POST", api("/turns"), { kind: "pass" }),
+  // Both name the turns shown (for an exchange, when its dialog opened): should another
+  // tablet enter the same exchange first, the server refuses the second.
+  pass: () => send("POST", api("/turns"), { kind: "pass", turns: state.turns.length }),
   exchange: (b) => {
-    document.getElementById("exchange-dialog").close();
-    return send("POST", api("/turns"), { kind: "exchange", count: Number(b.dataset.count) });
+    const dialog = document.getElementById("exchange-dialog");
+    dialog.close();
+    return send("POST", api("/turns"),
+      { kind: "exchange", count: Number(b.dataset.count), turns: Number(dialog.dataset.turns) });
   },
   undo: (b) => takeBack(Number(b.dataset.index), "ask_undo", "undone"),
   void: (b) => takeBack(Number(b.dataset.index), "ask_void", "removed"),
