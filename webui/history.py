@@ -1,15 +1,17 @@
 """Player history across games, the way score apps keep it: games, wins, average and best
 score, Qwirkles, per player.
 
-A player is their name: typed the same way (case and spacing aside) in two games, it is the
-same player. Players who typed their name two ways can be merged; a merge is kept in the
-database (table ``player_aliases``, one row per merged name) so it holds for later games too.
-Only finished games count: an abandoned game says nothing about who plays well.
+A player is their name: typed the same way (case, spacing and characters that draw nothing
+aside) in two games, it is the same player. Players who typed their name two ways can be
+merged; a merge is kept in the database (table ``player_aliases``, one row per merged name)
+so it holds for later games too. Only finished games count: an abandoned game says nothing
+about who plays well.
 """
 
 from __future__ import annotations
 
 import sqlite3
+import unicodedata
 from collections.abc import Iterable
 from contextlib import closing
 from dataclasses import dataclass
@@ -22,7 +24,7 @@ from engine.table import TableGame
 from .auth import needs_token
 from .codec import PayloadError
 from .games import games
-from .validate import body, player_name
+from .validate import body, draws_nothing, player_name
 
 bp = Blueprint("history", __name__)
 
@@ -30,8 +32,14 @@ SCHEMA = "CREATE TABLE IF NOT EXISTS player_aliases (name TEXT PRIMARY KEY, play
 
 
 def name_key(name: str) -> str:
-    """Names that differ only in case or spacing are one player."""
-    return " ".join(name.split()).casefold()
+    """Names that differ only in case or spacing, in what draws nothing (a zero-width space,
+    a soft hyphen, a direction mark) or in how a letter is encoded (a full-width A, an ë as
+    one character or as e and its accent) are one player: they look the same, so two seats
+    of one game must not hold them, and a guest typing "Ann" plus an invisible character
+    must not start a second Ann in the history."""
+    shown = unicodedata.normalize("NFKC", name)
+    shown = "".join(c for c in shown if not draws_nothing(c))
+    return unicodedata.normalize("NFKC", " ".join(shown.split()).casefold())
 
 
 def _connect() -> sqlite3.Connection:
@@ -41,9 +49,11 @@ def _connect() -> sqlite3.Connection:
 
 
 def aliases() -> dict[str, str]:
-    """Merged names: a name's key -> the key of the player it was merged into."""
+    """Merged names: a name's key -> the key of the player it was merged into (keyed again
+    as :func:`name_key` keys names now: a row stored when it ignored less still applies)."""
     with closing(_connect()) as db:
-        return dict(db.execute("SELECT name, player FROM player_aliases").fetchall())
+        rows = db.execute("SELECT name, player FROM player_aliases").fetchall()
+    return {name_key(name): name_key(player) for name, player in rows}
 
 
 def merge(name: str, into: str) -> None:

@@ -57,12 +57,24 @@ guest could pass for another player. The marks an Arabic name may carry (U+200E,
 nudge neutral characters, and stay."""
 
 
+BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+"""Letters and a symbol that draw nothing: the Hangul fillers and the blank Braille pattern,
+the usual way to an "invisible" name, which is a blank row on the TV like one of spaces."""
+
+
 def is_visible(char: str) -> bool:
-    """A letter, digit, punctuation or symbol. Format characters (Cf: a zero-width space, a
-    right-to-left mark) and lone combining marks draw nothing: a name of only those would be
-    a blank row on the TV. They stay inside a name that has visible ones (an Arabic name may
-    carry its direction marks)."""
-    return unicodedata.category(char)[0] in "LNPS"
+    """A letter, digit, punctuation or symbol that draws something. Format characters (Cf: a
+    zero-width space, a right-to-left mark) and lone combining marks draw nothing: a name of
+    only those would be a blank row on the TV. They stay inside a name that has visible ones
+    (an Arabic name may carry its direction marks)."""
+    return unicodedata.category(char)[0] in "LNPS" and char not in BLANKS
+
+
+def draws_nothing(char: str) -> bool:
+    """A format character (Cf), a blank (:data:`BLANKS`), the combining grapheme joiner or a
+    variation selector: inside a name it changes nothing a player sees."""
+    return (unicodedata.category(char) == "Cf" or char in BLANKS or char == "\u034f"
+            or "\ufe00" <= char <= "\ufe0f")
 
 
 def is_clean(value: object, max_length: int = 200) -> bool:

@@ -57,6 +57,12 @@ def send(client, path: str, payload: object, headers: dict | None = None):
     ["Ann\u202eevil", "Bob"],          # an override: shows as "Annlive"
     ["\u2067Ann\u2069", "Bob"],         # an isolate
     ["Ann", "Bob", "ann "],            # one player twice, as the history counts players
+    ["\u3164", "Bob"],                 # a Hangul filler: a letter that draws nothing
+    ["\u2800\u2800", "Bob"],           # the blank Braille pattern
+    ["Ann", "Ann\u200b"],              # one name twice, one with a zero-width space
+    ["Ann", "A\u00adnn"],              # ... a soft hyphen
+    ["Ann", "Ａnn"],                    # ... a full-width A
+    ["Zoë", "Zoe\u0308"],              # ... the accent as a character of its own
 ])
 def test_bad_names_are_400_with_a_reason_and_store_nothing(table, players):
     response = send(table.client, "/api/games", {"players": players}, table.headers)
@@ -76,6 +82,17 @@ def test_names_keep_their_direction_marks_and_a_repeat_is_named(table):
     assert names == ["\u200fمريم", "Ann\u200e", "Zoë"]
     twice = table.post("/api/games", {"players": ["Ann", "Bob", "BOB"]}).json["error"]
     assert "Two players are called BOB" in twice
+
+
+def test_a_name_with_an_invisible_character_is_the_same_player(table):
+    """A guest typing "Ann" and a zero-width space does not start a second Ann: the history
+    counts one player, as it does for "ann "."""
+    for players in (["Ann", "Bob"], ["Ann\u200b", "Cy"], ["ANN\u2060", "Di"]):
+        game = table.new_game(players)
+        table.post(f"/api/games/{game}/finish", {"went_out": None})
+    page = table.client.get("/players").data.decode()
+    assert page.count("<tr data-player=") == 4  # Ann, Bob, Cy, Di
+    assert '<tr data-player="ANN\u2060"><th scope="row">' in page
 
 
 @pytest.mark.parametrize(("name", "status"), [
