@@ -165,6 +165,10 @@ def _readings_beside(old: PendingMove, tiles: Sequence[Placed]) -> tuple[tuple[T
                  for x, y, tile in tiles)
 
 
+AT_TABLE = "game_at_table"
+"""The settings key of the game at the table, kept across restarts."""
+
+
 class Games:
     """All games of one server; thread-safe (waitress serves requests from many threads)."""
 
@@ -174,9 +178,7 @@ class Games:
         self._lock = threading.RLock()
         self.notifier = Notifier(self._lock)
         self._games: dict[int, Game] = {}
-        # The newest game that reads back (only it is replayed now, not the whole archive).
-        self._current: int | None = next(
-            (row.id for row in self.log.games() if self._readable(row.id)), None)
+        self._current: int | None = self._at_table()
         self.camera: dict[str, Any] = {"state": "off", "message": ""}
         # Told the current game whenever it changes (the live tracker); answers the tiles it
         # sees that the game holds nowhere, each group to be offered again as a move.
@@ -202,8 +204,23 @@ class Games:
         return True
 
     def current_id(self) -> int | None:
-        """The game at the table: the newest one."""
+        """The game at the table: the newest one, or the one resumed or played on since."""
         return self._current
+
+    def _at_table(self) -> int | None:
+        """The game at the table when the server stopped, if it still reads back, else the
+        newest that does (only it is replayed now, not the whole archive). A restart in the
+        middle of a resumed game left the table on a newer, empty one, where the demo, or a
+        camera over the resumed game's tiles, started a game of its own."""
+        kept = self.log.setting(AT_TABLE)
+        if kept is not None and kept.isdecimal() and self._readable(int(kept)):
+            return int(kept)
+        return next((row.id for row in self.log.games() if self._readable(row.id)), None)
+
+    def _seat(self, game_id: int) -> None:
+        """Make ``game_id`` the game at the table, for this run and the next."""
+        self._current = game_id
+        self.log.set_setting(AT_TABLE, str(game_id))
 
     def get(self, game_id: int) -> Game:
         with self._lock:
@@ -259,7 +276,7 @@ class Games:
             if self.profile is not None:  # the game keeps the set it started with
                 self.save_adapter(row.id, self.profile.adapter)
             game = self._games[row.id] = Game(row, table)
-            self._current = row.id
+            self._seat(row.id)
             self._queue_changed(game)
             self._touch()
             return game
@@ -270,7 +287,7 @@ class Games:
             game = self.get(game_id)
             if game.table.ended:
                 raise Conflict(_l("the game is over"), "game_over")
-            self._current = game_id
+            self._seat(game_id)
             self._queue_changed(game)
             self._touch()
             return game
@@ -281,7 +298,7 @@ class Games:
         with self._lock:
             if not self.get(game_id).table.ended:
                 raise Conflict(_l("the game is not over"), "game_not_over")
-            self._current = game_id
+            self._seat(game_id)
             return self.act(game_id, Event.PLAY_ON, {})
 
     def act(self, game_id: int, kind: Event, payload: dict[str, Any]) -> Game:

@@ -61,3 +61,25 @@ def test_an_event_that_no_longer_replays_is_skipped_not_fatal(tmp_path):
                     (game, '{"turn": {"kind": "teleport"}}'))
     state = make_app(db).test_client().get("/api/state").json
     assert state["players"][0]["score"] == 3 and len(state["turns"]) == 1
+
+
+def test_a_resumed_game_is_still_at_the_table_after_a_restart(tmp_path):
+    """An older game resumed (or played on) stays the game at the table when the server
+    restarts, not the newer one started before it, which may hold no turn at all."""
+    db = tmp_path / "games.sqlite3"
+    table = Table(make_app(db))
+    old = table.new_game(["Ann", "Bob"])
+    table.place(old, ROW)
+    table.new_game(["Cy", "Di"])
+    table.post(f"/api/games/{old}/resume")
+    assert make_app(db).test_client().get("/api/state").json["id"] == old
+    finished = table.new_game(["Ed", "Flo"])
+    table.place(finished, ROW)
+    table.post(f"/api/games/{finished}/finish", {"went_out": None})
+    table.post(f"/api/games/{old}/resume")
+    table.post(f"/api/games/{finished}/play-on")
+    assert make_app(db).test_client().get("/api/state").json["id"] == finished
+    # A game kept there that no longer reads back: the newest that does is at the table.
+    with sqlite3.connect(db) as raw:
+        raw.execute("UPDATE settings SET value = '99' WHERE key = 'game_at_table'")
+    assert make_app(db).test_client().get("/api/state").json["id"] == finished
