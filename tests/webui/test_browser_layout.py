@@ -649,10 +649,14 @@ def test_the_table_is_right_asks_before_it_changes_confirmed_turns(live, open_pa
 
 def test_an_exchange_keeps_its_edit_and_remove_on_its_line_on_a_phone(live, open_page):
     """ "exchanged 3 tiles" is wider than a turn's tiles: it wraps in its own room rather
-    than push the turn's buttons onto a line of their own."""
-    game = live.game(("Ann", "Bo", "Cy"))
+    than push the turn's buttons onto a line of their own; with names of everyday length
+    too, where three tiles stood one above the other beside the name: they go under it."""
+    game = live.game(("Chiamaka", "Bo", "Nkechinyere"))
     page = open_page("phone", f"{live.base}/games/{game}/tablet")
-    row = "li[data-turn='2']"
-    who, edit = box(page, f"{row} .who"), box(page, f"{row} [data-action=edit]")
-    assert edit["y"] < who["y"] + who["height"]
+    for row in ("li[data-turn='2']", "li[data-turn='0']"):
+        who, edit = box(page, f"{row} .who"), box(page, f"{row} [data-action=edit]")
+        assert edit["y"] < who["y"] + who["height"], row
+    tops = page.eval_on_selector_all("li[data-turn='0'] .what svg.tile",
+                                     "els => els.map(e => Math.round(e.getBoundingClientRect().y))")
+    assert len(tops) == 3 and len(set(tops)) == 1  # the three tiles side by side
     assert overflow(page)["x"] == 0
