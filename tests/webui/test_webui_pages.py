@@ -37,6 +37,23 @@ def test_pin_and_qr_only_for_the_host_or_a_joined_device(app_and_stranger):
     assert pin not in html and "<svg" in html
 
 
+def test_a_device_can_join_on_the_setup_page_before_any_game(table):
+    """With no game yet, the tablet page leads to the set-up page: the PIN is entered there,
+    or a tablet could never start the first game (the set-up page sent it to the tablet page
+    for the PIN, which sent it back)."""
+    stranger = table.app.test_client()
+    stranger.environ_base["REMOTE_ADDR"] = "192.168.1.77"
+    assert stranger.get("/tablet").headers["Location"].endswith("/setup")
+    page = stranger.get("/setup").data.decode()
+    assert "data-join" in page and "enter the table's PIN here" in page
+    start = '<button type="submit" class="big primary" disabled>'
+    assert start in page
+    pin = table.app.extensions["qwirkle_keys"].pin
+    assert stranger.post("/api/join", json={"pin": pin}).status_code == 200
+    page = stranger.get("/setup").data.decode()
+    assert "data-join" not in page and start not in page
+
+
 @pytest.fixture
 def app_and_stranger(table):
     game = table.new_game()
