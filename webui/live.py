@@ -8,7 +8,8 @@ stays on the tablets.
 
 A source that ends (a video file, the demo recording) is not read again: the camera shows
 "ended". The demo alone may play again, but only when no game is in progress (``may_open``),
-so it never opens a game over the players' game.
+so it never opens a game over the players' game. A video file waits for a game in play
+before it is read at all (``may_open`` again, the camera "ready").
 """
 
 from __future__ import annotations
@@ -52,12 +53,13 @@ class LiveLoop:
     def __init__(self, games: Games, open_source: Callable[[], Iterable[Any]],
                  make_tracker: Callable[[Sequence[str]], Tracker],
                  retry_s: float = 3.0, preview_fps: float = 4.0, finite: bool = False,
-                 may_open: Callable[[], bool] | None = None) -> None:
+                 may_open: Callable[[], bool] | None = None, waiting: str = "waiting") -> None:
         self.games = games
         self.open_source = open_source
         self.make_tracker = make_tracker
         self.finite = finite
         self.may_open = may_open
+        self.waiting = waiting  # the camera's state while may_open says no
         self.retry_s = retry_s
         self.preview_period = 1.0 / preview_fps
         self._colours: tuple[str, ...] = games.default_colours
@@ -126,7 +128,7 @@ class LiveLoop:
         delay = self.retry_s
         while not self._stop.is_set():
             if self.may_open is not None and not self.may_open():
-                self.games.set_camera("waiting")  # the demo, for a game without turns
+                self.games.set_camera(self.waiting)  # the demo or a recording, for a game
                 self._stop.wait(self.retry_s)
                 continue
             self.games.set_camera("connecting")

@@ -10,6 +10,7 @@ scored as in the real game.
 from __future__ import annotations
 
 import time
+import urllib.request
 
 import pytest
 from live_support import ScriptedCamera
@@ -293,6 +294,27 @@ def test_serve_with_a_video_undo_keeps_every_move(servers, video):
     assert [turn["score"] for turn in done["turns"]] == [3, 3, 4]
     assert done["pending"] is None
     assert server.api("GET", "/api/camera")["state"] == "ended"  # read once, not again
+
+
+def test_a_video_waits_for_the_players_game_before_it_is_read(servers, video):
+    """Players take a while to set up their game; the clip must not be read meanwhile, or
+    all its moves lie on the table when the game begins and come as one illegal first
+    move. Until a game is in play the camera says it is ready, on every page."""
+    server = servers.start(str(video))
+    deadline = time.monotonic() + 60
+    while server.api("GET", "/api/camera")["state"] != "ready":
+        assert time.monotonic() < deadline, server.log.read_text()
+        time.sleep(0.1)
+    time.sleep(3.0)  # far longer than reading the clip takes
+    assert server.api("GET", "/api/camera")["state"] == "ready"
+    with urllib.request.urlopen(f"{server.base}/setup", timeout=10) as page:
+        assert "the recording plays once a game starts" in page.read().decode()
+    game = server.api("POST", "/api/games", {"players": ["Ann", "Bob"]})["id"]
+    now = watch_to_the_end(server)
+    assert cells(now["pending"]["tiles"]) == shape(MOVE_1) and now["more_pending"] == 2
+    scores = [server.api("POST", f"/api/games/{game}/pending/confirm")["turns"][-1]["score"]
+              for _ in range(3)]
+    assert scores == [3, 3, 4]
 
 
 def test_pending_moves_are_rebuilt_from_the_camera_after_kill_9(servers, video):

@@ -13,6 +13,7 @@ import os
 import socket
 import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -103,6 +104,14 @@ def demo_idle(games: Games) -> bool:
     winner moment) until they start another."""
     current = games.current_id()
     return current is None or not games.get(current).table.turns
+
+
+def game_in_play(games: Games) -> bool:
+    """Whether a recording may be read: a game is at the table and has not ended. A video is
+    read as fast as it decodes, and once; read before players had set up their game, its
+    moves all lay on the table when the game began, and came as one first move."""
+    current = games.current_id()
+    return current is not None and not games.get(current).table.ended
 
 
 def demo_opener(games: Games, colours: tuple[str, ...]) -> Callable[[], FrameSource]:
@@ -203,9 +212,15 @@ def run(args: argparse.Namespace) -> int:
     opener = demo_opener(games, args.colours) if spec == "demo" else lambda: open_source(spec)
     loop = None
     if spec != "none":
+        recording = is_recording(spec)
+        may_open = None
+        if spec == "demo":
+            may_open = partial(demo_idle, games)
+        elif recording:
+            may_open = partial(game_in_play, games)
         loop = attach_live(app, opener, lambda colours: MoveTracker(colours=colours),
-                           finite=is_recording(spec),
-                           may_open=(lambda: demo_idle(games)) if spec == "demo" else None)
+                           finite=recording, may_open=may_open,
+                           waiting="ready" if recording else "waiting")
     keys = app.extensions["qwirkle_keys"]
     join = f"{url}/join?t={keys.token}"
     if spec == "demo":
