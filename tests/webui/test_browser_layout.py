@@ -561,6 +561,31 @@ def test_the_redo_notice_hides_nothing_that_was_in_view(live, open_page, size, s
     assert page.evaluate("getComputedStyle(document.body).paddingBottom") == "96px"
 
 
+@pytest.mark.parametrize("size", ["tablet", "phone"])
+def test_with_no_move_waiting_the_redo_notice_sits_at_the_bottom(live, open_page, size):
+    """No move waits, so there is no Confirm bar for the notice to stand above: it sits at
+    the foot of the screen (it floated 96 px up, over the page), a message above it, and the
+    page's last line still scrolls clear of it."""
+    from playwright.sync_api import expect
+
+    game = live.game()
+    live.games.confirm(game)  # no camera here: nothing is offered again after the undo
+    page = open_page(size, f"{live.base}/games/{game}/tablet")
+    page.click("[data-action=undo]")
+    page.click("#ask-dialog [data-ask-yes]")
+    expect(page.locator("#notice")).to_be_visible()
+    expect(page.locator("[data-action-bar]")).to_have_count(0)
+    notice = box(page, "#notice")
+    assert page.viewport_size["height"] - (notice["y"] + notice["height"]) <= 12.5
+    page.evaluate("window.scrollTo(0, document.scrollingElement.scrollHeight)")
+    last = page.evaluate("document.querySelector('main').lastElementChild.getBoundingClientRect()"
+                         ".bottom")
+    assert last <= box(page, "#notice")["y"]
+    page.evaluate("document.getElementById('toast').hidden = false")
+    toast = box(page, "#toast")
+    assert toast["y"] + toast["height"] <= box(page, "#notice")["y"]
+
+
 def test_redo_is_no_longer_offered_once_another_tablet_changes_the_turns(live, open_page):
     """The exchange removed here, then entered again on another tablet: Redo would record
     it twice, so it is no longer offered, nor after a reload."""
