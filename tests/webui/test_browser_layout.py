@@ -414,7 +414,9 @@ def test_winner_moment_on_every_screen_and_the_archive(live, open_page):
     archive = open_page("phone", f"{live.base}/games")
     expect(archive.locator("[data-game-row]")).to_have_count(3)
     assert archive.locator(f"[data-game-row='{empty}']").count() == 0
-    assert archive.locator(f"[data-game-row='{newest}'] a", has_text="Resume").count() == 1
+    # the game at the table is not offered for resuming: it says where it is
+    expect(archive.locator(f"[data-game-row='{newest}']")).to_contain_text("At the table now.")
+    assert archive.locator(f"[data-game-row='{newest}']", has_text="Resume").count() == 0
     expect(archive.locator(f"[data-game-row='{game}']")).to_contain_text(
         f"A tie: {PLAYERS[1]}, {PLAYERS[5]}.")
     archive.click(f"{unfinished_row} [data-action=resume]")

@@ -80,6 +80,22 @@ def test_archive_and_setup(table):
     assert "camera 0 is unplugged" in table.client.get("/part/camera").data.decode()
 
 
+def test_the_archive_offers_resume_only_for_games_away_from_the_table(table):
+    """The game at the table needs no bringing back: the archive says it is there (with the
+    way to its tablet), and offers Resume for the unfinished game that is not."""
+    older = table.new_game(["Ann", "Bob"])
+    table.place(older, ROW)
+    at_table = table.new_game(["Cy", "Di"])
+    table.place(at_table, ROW)
+    archive = table.client.get("/games").data.decode()
+    rows = {game: archive.split(f'data-game-row="{game}"')[1].split("</li>")[0]
+            for game in (older, at_table)}
+    assert "Resume" not in rows[at_table]
+    assert "At the table now." in rows[at_table]
+    assert f'href="/games/{at_table}/tablet"' in rows[at_table]
+    assert "Resume" in rows[older] and "At the table now." not in rows[older]
+
+
 def test_the_menu_leads_back_to_the_game_at_the_table_from_every_page(table):
     """A player who opened "New game" (or the archive) by mistake finds the way back."""
     menu = '<a href="/tablet">'
