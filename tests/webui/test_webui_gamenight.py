@@ -163,7 +163,8 @@ def test_archive_shows_winners_and_resume_and_hides_empty_games(table):
     html = table.client.get("/games").data.decode()
     assert f'data-game-row="{empty}"' not in html
     assert "<bdi class=\"name\">Ann</bdi> won." in html
-    assert f'/games/{open_game}/tablet">Resume' in html
+    # the unfinished game is the one at the table: nothing to resume, a way to its tablet
+    assert f'/games/{open_game}/tablet">Tablet' in html and "At the table now." in html
 
 
 def test_player_history_by_name_and_merge(table):
