@@ -43,6 +43,7 @@ class DoubtKind(StrEnum):
     LAID_EARLIER = "laid_earlier"
     UNSEEN_LAYING = "unseen_laying"
     REOFFERED = "reoffered"
+    TAKEN_BACK = "taken_back"
     CUT = "cut_by_edge"
 
 
@@ -124,6 +125,7 @@ def english(doubt: Doubt) -> str:
         DoubtKind.UNSEEN_LAYING: lambda: "the camera did not see these tiles being laid (no "
         "pictures for a while, or a sudden change): more than one turn may have passed",
         DoubtKind.REOFFERED: lambda: "these tiles are still on the table but not in the game",
+        DoubtKind.TAKEN_BACK: lambda: "these tiles were set aside as not a move, then taken back",
         DoubtKind.CUT: lambda: f"{d.tile} at {at} is cut by the picture's edge",
     }[d.kind]()
     return f"note: {text}" if d.elsewhere else text

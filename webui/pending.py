@@ -95,10 +95,14 @@ def reread(table: TableGame, move: PendingMove) -> PendingMove:
     return dataclasses.replace(move, verdict=verdict)
 
 
-def offered(table: TableGame, tiles: Sequence[Placed]) -> PendingMove:
-    """Tiles on the table that the game holds nowhere, offered as a move of their own."""
+def offered(table: TableGame, tiles: Sequence[Placed],
+            why: DoubtKind = DoubtKind.REOFFERED) -> PendingMove:
+    """Tiles on the table that the game holds nowhere, offered as a move of their own.
+    ``why`` is how they came back, as the card says it: the camera still sees them after the
+    game lost them, or players took them back from those set aside (the camera's words, "are
+    they a move?", read oddly right after players said they are)."""
     return PendingMove(tuple(tiles), evaluate(table, tiles), True,
-                       doubts=(Doubt(DoubtKind.REOFFERED),),
+                       doubts=(Doubt(why),),
                        reoffered=True)
 
 
@@ -109,7 +113,7 @@ def rejoined(table: TableGame, tiles: Sequence[Placed], head: PendingMove | None
     own. Answers what replaces the move shown at the queue's front."""
     back = [t for t in tiles if head is not None and t in head.removed]
     alone = [t for t in tiles if t not in back]
-    moves = [offered(table, alone)] if alone else []
+    moves = [offered(table, alone, DoubtKind.TAKEN_BACK)] if alone else []
     if head is None:
         return moves
     if back:

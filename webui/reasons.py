@@ -163,6 +163,8 @@ def _say_doubt(d: Doubt, tile: str, other: str) -> str:
             return _("These tiles are still on the table but not in the game (after an undo, a "
                      "removed turn, a game started over tiles, or a game ended by mistake): are "
                      "they a move?")
+        case DoubtKind.TAKEN_BACK:
+            return _("Taken back from the tiles set aside.")
         case DoubtKind.CUT:
             return _("The %(tile)s is cut by the edge of the picture: is it read right?",
                      tile=tile)

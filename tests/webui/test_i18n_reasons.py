@@ -154,6 +154,7 @@ def camera_doubts() -> dict[str, tuple[Doubt, ...]]:
         "unseen laying": kind(DoubtKind.UNSEEN_LAYING),
         "no split": kind(DoubtKind.NO_SPLIT),
         "reoffered": kind(DoubtKind.REOFFERED),
+        "taken back": kind(DoubtKind.TAKEN_BACK),
         "cut by the edge": kind(DoubtKind.CUT, cell=(0, 0), tile=t("RSt")),
         **{f"split, {order}": kind(DoubtKind.SPLIT, count=1, of=2, order=order)
            for order in SplitOrder},

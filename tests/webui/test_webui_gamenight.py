@@ -153,6 +153,22 @@ def test_pending_card_says_its_reason_once_and_shows_a_split(table):
     assert "Move 1 of 2, split from one camera reading." in html
 
 
+def test_tiles_taken_back_say_so_not_that_the_camera_is_unsure(table):
+    """Tiles set aside by "Not a move" and taken back come as a move that says where it
+    came from; the camera's words for tiles it still sees after an undo ("still on the
+    table... after an undo...") read oddly right after players chose to take them back."""
+    game = table.new_game()
+    games = table.app.extensions["qwirkle_games"]
+    games.detected([(0, 0, Tile("red", "star")), (1, 0, Tile("red", "circle"))], True, (), [])
+    table.post(f"/api/games/{game}/pending/dismiss")
+    back = table.post(f"/api/games/{game}/ignored/restore", {}).json["pending"]
+    assert back["doubt_codes"] == ["taken_back"] and back["reoffered"]
+    assert back["doubt"] == "Taken back from the tiles set aside."
+    card = table.client.get(f"/games/{game}/part/pending?view=tablet").data.decode()
+    assert "Taken back from the tiles set aside." in card
+    assert "still on the table" not in card and "The camera is unsure" not in card
+
+
 def test_archive_shows_winners_and_resume_and_hides_empty_games(table):
     empty = table.new_game(["Cy", "Di"])
     done = table.new_game(["Ann", "Bob"])
