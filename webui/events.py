@@ -4,7 +4,8 @@ SSE: each event carries the game's version as its id and the full state as data.
 that slept sends ``Last-Event-ID`` (or ``?last_event_id=`` when the page reopens the stream
 itself); anything but the current version gets the current state at once, so it never shows
 a stale sheet. A comment line every few seconds keeps proxies and sleeping Wi-Fi from dropping
-an idle stream.
+an idle stream. A stream ends after ``SSE_MAX_S`` with an ``end`` event (:data:`END`), so that
+the page connects again at once instead of taking the end for a lost connection.
 
 Every stream takes a slot of the app's :class:`~webui.streams.StreamGate` (a 503 when none is
 left) and frees it when waitress closes the response. An event is rendered once per version
@@ -33,6 +34,11 @@ from .streams import StreamGate
 bp = Blueprint("events", __name__)
 
 BOUNDARY = "frame"
+
+END = "event: end\ndata: {}\n\n"
+"""The last event of a stream that reached its bound: the page connects again at once, as
+planned. Without it the end looked like a lost connection until the browser's retry, and a
+TV showed "Connection lost" for 2 s every half hour."""
 
 
 class EventCache:
@@ -99,6 +105,7 @@ def game_events(game_id: int):
                 continue
             seen, text = events.event(game_id, locale)
             yield text
+        yield END
 
     return stream(generate(), "text/event-stream")
 

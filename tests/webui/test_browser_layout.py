@@ -641,6 +641,32 @@ def test_a_refusal_on_a_phone_leaves_confirm_free_to_tap(live, open_page):
         page, "[data-action-bar]")["y"]
 
 
+# Records each time the page shows "Connection lost" (the stream's ends are not in view).
+WATCH_OFFLINE = """() => {
+    window.offlineShown = 0;
+    const offline = document.getElementById('offline');
+    new MutationObserver(() => { if (!offline.hidden) window.offlineShown += 1; })
+      .observe(offline, {attributes: true, attributeFilter: ['hidden']});
+  }"""
+
+
+def test_a_stream_that_ends_as_planned_shows_no_connection_lost(live, open_page):
+    """The server ends every event stream after a while (here 3 s, at game night 30 min):
+    the TV connects again at once without showing "Connection lost" (it did, for 2 s, each
+    time), and still follows the game; once the server is really gone, it says so."""
+    from playwright.sync_api import expect
+
+    game = live.game()
+    tv = open_page("small tv", f"{live.base}/games/{game}/table")
+    tv.evaluate(WATCH_OFFLINE)
+    tv.wait_for_timeout(7000)  # two of the streams' ends
+    assert tv.evaluate("window.offlineShown") == 0
+    live.games.confirm(game)
+    expect(tv.locator(".banner .last-move")).to_contain_text("+4")
+    live.close()
+    expect(tv.locator("#offline")).to_be_visible(timeout=10000)
+
+
 def test_the_setup_form_refuses_one_name_twice(live, open_page):
     from playwright.sync_api import expect
 

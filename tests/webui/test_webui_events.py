@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from webui_support import ROW, Table
+from webui_support import ROW, Table, make_app
 
 
 class Stream:
@@ -84,4 +84,17 @@ def test_a_new_game_is_announced_on_the_old_games_stream(table):
     assert stream.next()["data"]["current_game"] == old
     new = table.new_game(["Cy", "Di"])
     assert stream.next()["data"]["current_game"] == new
+    stream.close()
+
+
+def test_a_stream_that_reaches_its_bound_says_it_ends(tmp_path):
+    """The server ends every stream after SSE_MAX_S (30 min): the last event says so, so that
+    a page connects again at once instead of taking the end for a lost connection."""
+    table = Table(make_app(tmp_path / "games.sqlite3", SSE_MAX_S=0.5))
+    stream = Stream(table, table.new_game())
+    assert stream.next()["event"] == "state"
+    while (message := stream.next()) == {"comment": "keep-alive"}:
+        pass
+    assert message == {"event": "end", "data": {}}
+    assert next(stream.chunks, None) is None  # and then it ends
     stream.close()

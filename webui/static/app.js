@@ -202,6 +202,13 @@ function listen() {
     offline.hidden = true;
     applyState(JSON.parse(event.data));
   });
+  // The server ends every stream after a while and says so: connect again at once, as
+  // planned, rather than wait for the error and the browser's retry ("Connection lost"
+  // would show for 2 s each time on a TV that is only following the game).
+  source.addEventListener("end", () => {
+    source.close();
+    listen();
+  });
   source.onopen = () => { offline.hidden = true; };
   source.onerror = () => {
     offline.hidden = false;
