@@ -71,6 +71,17 @@ def js_strings() -> dict[str, str]:
         "now_place": _("Now: %(n)s tiles for %(points)s points."),
         "now_exchange": _("Now: an exchange of %(n)s tiles."),
         "now_pass": _("Now: a pass."),
+        # A dialog closed because another device (or the camera) changed what it was about.
+        "stale_confirmed": _("This move was confirmed on another device meanwhile."),
+        "stale_dismissed": _("This move was set aside on another device meanwhile (Not a "
+                             "move)."),
+        "stale_changed": _("This move is no longer the one shown (changed on another device, "
+                           "or read again by the camera): look at it again."),
+        "stale_turns": _("The turns changed on another device meanwhile, so nothing was "
+                         "changed here: look at them again."),
+        "stale_ended": _("The game was ended on another device meanwhile."),
+        "stale_played_on": _("The end was already taken back on another device: play goes "
+                             "on."),
     }
 
 

@@ -527,8 +527,10 @@ def test_two_tablets_saying_yes_to_one_undo_take_back_one_turn(live, open_page):
         expect(page.locator("#ask-dialog")).to_contain_text("Undo turn 6")
     first.click("#ask-dialog [data-ask-yes]")
     expect(first.locator("#notice")).to_contain_text("Undone: turn 6")
-    second.click("#ask-dialog [data-ask-yes]")
-    expect(second.locator("#toast")).to_contain_text("The turns changed since you asked")
+    # the second tablet's question is about turns that changed: it closes and says so (a Yes
+    # before it did is refused by the server: test_webui_api)
+    expect(second.locator("#ask-dialog")).to_be_hidden()
+    expect(second.locator("#toast")).to_contain_text("The turns changed on another device")
     expect(second.locator("#notice")).to_be_hidden()
     expect(second.locator(".turns li")).to_have_count(len(TURNS) - 1)
     first.click("#notice [data-action=redo]")
@@ -615,22 +617,78 @@ def test_two_tablets_entering_one_exchange_record_it_once(live, open_page):
         page.click("[data-open=exchange-dialog]")
     first.click("#exchange-dialog [data-action=exchange][data-count='2']")
     expect(second.locator(".turns li")).to_have_count(len(TURNS) + 1)
-    second.click("#exchange-dialog [data-action=exchange][data-count='2']")
-    expect(second.locator("#toast")).to_contain_text("The turns changed since you asked")
+    # the second tablet's dialog closes and says why (a tap before it did is refused)
+    expect(second.locator("#exchange-dialog")).to_be_hidden()
+    expect(second.locator("#toast")).to_contain_text("The turns changed on another device")
     assert len(live.games.get(game).table.turns) == len(TURNS) + 1
 
 
+def test_the_fix_dialog_closes_once_another_device_acts_on_its_move(live, open_page):
+    """The move this tablet is fixing is confirmed, set aside or fixed on another device:
+    the dialog closes and says which, where its fix was then refused ("there is no move
+    waiting for confirmation"). So does the edit dialog once the turns change."""
+    from playwright.sync_api import expect
+
+    game = live.game()
+    live.games.detected(tiles((2, 1, "BDi")), True, "", [])  # a second move waits behind
+    page = open_page("tablet", f"{live.base}/games/{game}/tablet")
+    dialog, toast = page.locator("#fix-dialog"), page.locator("#toast")
+    for act, said in ((lambda: live.games.confirm(game), "confirmed on another device"),
+                      (lambda: live.games.dismiss(game), "set aside on another device"),
+                      (lambda: live.games.fix_pending(game, [
+                          {"x": 4, "y": 1, "colour": "green", "shape": "cross"}]),
+                       "no longer the one shown")):
+        if said.startswith("no longer"):
+            live.games.detected(tiles((4, 1, "BCr")), True, "", [])
+        page.locator("[data-pending-tiles] [data-fix='0']").click()
+        expect(dialog).to_be_visible()
+        act()
+        expect(dialog).to_be_hidden()
+        expect(toast).to_contain_text(said)
+    assert len(live.games.get(game).table.turns) == len(TURNS) + 1
+    assert live.games.get(game).pending.tiles == tiles((4, 1, "GCr"))  # as the other fixed it
+
+    page.click("[data-action=edit][data-index='2']")
+    page.click("#edit-dialog [data-action=edit-exchange][data-count='2']")  # saved here
+    page.click("[data-action=edit][data-index='0']")
+    page.click("#edit-dialog [data-edit-fix='0']")  # the fix dialog over the edit dialog
+    expect(dialog).to_be_visible()
+    live.games.take_back(game)
+    expect(page.locator("#edit-dialog")).to_be_hidden()
+    expect(dialog).to_be_hidden()
+    expect(toast).to_contain_text("The turns changed on another device")
+
+
+def test_the_end_dialog_and_play_on_close_once_another_device_did_it(live, open_page):
+    from playwright.sync_api import expect
+
+    game = live.game()
+    page = open_page("tablet", f"{live.base}/games/{game}/tablet")
+    page.click("[data-open=end-dialog]")
+    expect(page.locator("#end-dialog")).to_be_visible()
+    live.games.act(game, "finish", {"went_out": None})
+    expect(page.locator("#end-dialog")).to_be_hidden()
+    expect(page.locator("#toast")).to_contain_text("The game was ended on another device")
+    page.click("[data-winner] [data-action=play-on]")
+    expect(page.locator("#ask-dialog")).to_be_visible()
+    live.games.play_on(game)
+    expect(page.locator("#ask-dialog")).to_be_hidden()
+    expect(page.locator("#toast")).to_contain_text("The end was already taken back")
+    expect(page.locator("[data-winner]")).to_have_count(0)
+
+
 def test_a_refusal_on_a_phone_leaves_confirm_free_to_tap(live, open_page):
-    """Another tablet undid the turn first: the message saying so stands above the Confirm
-    bar, whose Confirm and Not a move stay free to tap while it shows."""
+    """Another tablet undid the turn first: the message saying so (two lines on a phone)
+    stands above the Confirm bar, whose Confirm and Not a move stay free to tap while it
+    shows."""
     from playwright.sync_api import expect
 
     game = live.game()
     page = open_page("phone", f"{live.base}/games/{game}/tablet")
     page.click("[data-action=undo]")
     live.games.take_back(game)
-    page.click("#ask-dialog [data-ask-yes]")
-    expect(page.locator("#toast")).to_contain_text("The turns changed since you asked")
+    expect(page.locator("#toast")).to_contain_text("The turns changed on another device")
+    expect(page.locator(".turns li")).to_have_count(len(TURNS) - 1)
     for button in ("confirm", "dismiss"):
         b = box(page, f"[data-action={button}]")
         hit = page.evaluate(

@@ -30,11 +30,12 @@ function fmt(key, values) {
 }
 
 // In-page confirmation (never the browser's confirm()): resolves true when the player says yes.
-function ask(message) {
+// staleWhen as for openWatched: a question the game moved on from closes as a No.
+function ask(message, staleWhen = null) {
   const dialog = document.getElementById("ask-dialog");
   dialog.querySelector("[data-ask-text]").textContent = message;
   dialog.returnValue = "";
-  dialog.showModal();
+  openWatched(dialog, staleWhen);
   return new Promise((resolve) => {
     dialog.addEventListener("close", () => resolve(dialog.returnValue === "yes"), { once: true });
   });
@@ -93,6 +94,54 @@ function offerRedoAgain() {
     sessionStorage.removeItem(REDO_KEY);
   }
 }
+
+// --- dialogs the game moves on under ------------------------------------------------------
+// A dialog is about the game as it was when it opened: the move shown, the turns. Should
+// another device (or the camera) change that meanwhile, what the dialog would send is
+// refused ("there is no move waiting for confirmation"), or acts on what nobody looked at.
+// So each dialog opens with a staleWhen(state) that names, once the game moved on, the
+// string that says how; the dialog then closes and says it.
+function openWatched(dialog, staleWhen) {
+  dialog.staleWhen = staleWhen;
+  dialog.showModal();
+}
+
+function closeStaleDialogs(data) {
+  let why = null;
+  for (const dialog of document.querySelectorAll("dialog[open]")) {
+    const stale = dialog.staleWhen ? dialog.staleWhen(data) : null;
+    if (stale) {
+      dialog.close();
+      why = why || stale;
+    }
+  }
+  if (why) toast(strings[why]);
+}
+
+// The tiles of a move or a turn as "x,y,code" items, the pending move's key's own parts.
+const tileItems = (tiles) => (tiles || []).map((t) => `${t.x},${t.y},${t.code}`).sort().join(";");
+const sortedKey = (key) => key.split(";").sort().join(";");
+
+// What became of the move shown as key when the fix dialog opened on it, once another
+// move (or none) is shown: confirmed, set aside ("not a move"), or changed.
+function whatBecameOf(key, turns, data) {
+  if (data.ended) return "stale_ended";
+  if (data.pending && data.pending.key === key) return null;
+  const last = data.turns[data.turns.length - 1];
+  if (data.turns.length > turns && last && tileItems(last.tiles) === sortedKey(key)) {
+    return "stale_confirmed";
+  }
+  const aside = new Set(tileItems(data.ignored).split(";"));
+  if (key.split(";").every((item) => aside.has(item))) return "stale_dismissed";
+  return "stale_changed";
+}
+
+// A dialog that names the turns it saw (an exchange, an edit, Undo and Remove): the server
+// refuses it once they changed, and an ended game takes no exchange.
+const turnsMovedOn = (turns, endedToo = false) => (data) => {
+  if (endedToo && data.ended) return "stale_ended";
+  return data.turns.length !== turns ? "stale_turns" : null;
+};
 
 // A state-changing request: the cookie carries the table token, the header the CSRF token.
 async function send(method, path, payload) {
@@ -184,6 +233,7 @@ function applyState(data) {
     return;
   }
   redoStillFits(data);
+  closeStaleDialogs(data);
   if (data.version === body.dataset.version) { state = data; return; }
   state = data;
   body.dataset.version = data.version;
@@ -244,7 +294,7 @@ function tileName(colour, shape) {
   return `${c ? c.getAttribute("aria-label") : colour} ${s ? s.getAttribute("aria-label") : shape}`;
 }
 
-function openFix(tiles, index, onDone) {
+function openFix(tiles, index, onDone, staleWhen) {
   fixing = { tiles: tiles.map((t) => ({ ...t })), index, onDone };
   const likely = fixDialog.querySelector("[data-likely]");
   likely.replaceChildren();
@@ -261,7 +311,7 @@ function openFix(tiles, index, onDone) {
   }
   fixDialog.querySelector("[data-likely-box]").hidden = !likely.children.length;
   markChoice();
-  fixDialog.showModal();
+  openWatched(fixDialog, staleWhen);
 }
 
 function markChoice() {
@@ -326,10 +376,21 @@ function drawEditTiles() {
   });
 }
 
+// The edit is stale once the turns changed (the server refuses it) or this turn did (it
+// would overwrite what another device just saved).
+const turnWas = (turn) => (turn ? `${turn.kind} ${turn.count} ${tileItems(turn.tiles)}` : "");
+
+function editMovedOn(index, turns, turn) {
+  const was = turnWas(turn);
+  const byCount = turnsMovedOn(turns);
+  return (data) => byCount(data) || (turnWas(data.turns[index]) === was ? null : "stale_turns");
+}
+
 function openEdit(index) {
   const turn = state.turns[index];
   editing = { index, turns: state.turns.length,
-    tiles: turn.kind === "place" ? turn.tiles.map((t) => ({ ...t })) : [] };
+    tiles: turn.kind === "place" ? turn.tiles.map((t) => ({ ...t })) : [],
+    staleWhen: editMovedOn(index, state.turns.length, turn) };
   drawEditTiles();
   const name = state.players[turn.player].name;
   editDialog.querySelector("[data-edit-title]").textContent = fmt("edit_title", { n: index + 1, name });
@@ -343,7 +404,7 @@ function openEdit(index) {
   editDialog.querySelectorAll("[data-action=edit-exchange]").forEach((b) => {
     b.classList.toggle("chosen", turn.kind === "exchange" && Number(b.dataset.count) === turn.count);
   });
-  editDialog.showModal();
+  openWatched(editDialog, editing.staleWhen);
 }
 
 async function saveEdit(turn) {
@@ -359,7 +420,7 @@ async function takeBack(index, question, done) {
   const turn = state.turns[index];
   const turns = state.turns.length;
   const values = { n: index + 1, name: state.players[turn.player].name };
-  if (!(await ask(fmt(question, values)))) return;
+  if (!(await ask(fmt(question, values), turnsMovedOn(turns)))) return;
   const sent = done === "undone"
     ? send("POST", api("/undo"), { index })
     : send("DELETE", api(`/turns/${index}`), { turns });
@@ -369,11 +430,20 @@ async function takeBack(index, question, done) {
   }
 }
 
-// The bag decides what the exchange and end dialogs offer.
+// The bag decides what the exchange and end dialogs offer. An exchange names the turns it
+// saw; the end dialog follows the bag while it is open (the move that empties it, confirmed
+// on another tablet, makes "who went out" a choice) and closes once the game ended.
 function openDialog(id) {
   const dialog = document.getElementById(id);
-  const bag = state ? state.bag_size : 0;
-  dialog.dataset.turns = state ? state.turns.length : 0;
+  const turns = state ? state.turns.length : 0;
+  dialog.dataset.turns = turns;
+  fitToBag(dialog, state ? state.bag_size : 0);
+  const staleWhen = id === "exchange-dialog" ? turnsMovedOn(turns, true)
+    : (data) => { fitToBag(dialog, data.bag_size); return data.ended ? "stale_ended" : null; };
+  openWatched(dialog, staleWhen);
+}
+
+function fitToBag(dialog, bag) {
   dialog.querySelectorAll("[data-action=exchange]").forEach((b) => {
     b.hidden = Number(b.dataset.count) > bag;
   });
@@ -382,7 +452,6 @@ function openDialog(id) {
     wentOut.hidden = bag > 0;
     dialog.querySelector("[data-bag-note]").hidden = bag === 0;
   }
-  dialog.showModal();
 }
 
 // --- buttons ------------------------------------------------------------------------------
@@ -427,7 +496,8 @@ const actions = {
     return send("POST", api("/table/accept"), {});
   },
   "play-on": async () => {
-    if (await ask(strings.ask_play_on)) await send("POST", api("/play-on"), {});
+    const stillEnded = (data) => (data.ended ? null : "stale_played_on");
+    if (await ask(strings.ask_play_on, stillEnded)) await send("POST", api("/play-on"), {});
   },
   "new-pin": async () => {
     if (await ask(strings.ask_pin) && await send("POST", "/api/auth/rotate", {})) location.reload();
@@ -463,13 +533,14 @@ document.addEventListener("click", (event) => {
     openFix(editing.tiles, Number(target.dataset.editFix), (tiles) => {
       editing.tiles = tiles;
       drawEditTiles();
-    });
+    }, editing.staleWhen);
   } else if (target.dataset.fix !== undefined && state && state.pending && body.dataset.csrf) {
     const shown = state.pending.key;  // the move being fixed, should another replace it
+    const turns = state.turns.length;
     openFix(state.pending.tiles, Number(target.dataset.fix), (tiles) => {
       if (tiles.length) send("POST", api("/pending"), { tiles: plainTiles(tiles), shown });
       else send("POST", api("/pending/dismiss"), { shown });
-    });
+    }, (data) => whatBecameOf(shown, turns, data));
   }
 });
 
