@@ -332,17 +332,21 @@ class Games:
         """Put ``turn`` (as JSON) in place of turn ``index``. ``seen`` as for
         :meth:`take_back`: an edit dialog left open while another tablet removed an earlier
         turn would otherwise rewrite the turn that moved into its place."""
-        with self._lock:
-            self._unchanged(len(self.get(game_id).table.turns), seen)
-            return self.act(game_id, Event.REPLACE, {"index": index, "turn": turn})
+        return self._act_as_seen(game_id, seen, Event.REPLACE, {"index": index, "turn": turn})
 
     def redo(self, game_id: int, index: int, turn: dict[str, Any], seen: int | None = None) -> Game:
         """Put ``turn`` (as JSON) back at ``index``. ``seen`` as for :meth:`take_back`, the
         turns the tablet saw once it had taken the turn away: a Redo after another device
         changed them would put back a turn that may have been entered again meanwhile."""
+        return self._act_as_seen(game_id, seen, Event.INSERT, {"index": index, "turn": turn})
+
+    def _act_as_seen(self, game_id: int, seen: int | None, kind: Event,
+                     payload: dict[str, Any]) -> Game:
+        """:meth:`act`, unless the game no longer holds the ``seen`` turns the player looked
+        at (:meth:`_unchanged`), checked under the same lock as the change."""
         with self._lock:
             self._unchanged(len(self.get(game_id).table.turns), seen)
-            return self.act(game_id, Event.INSERT, {"index": index, "turn": turn})
+            return self.act(game_id, kind, payload)
 
     @staticmethod
     def _unchanged(turns: int, seen: int | None) -> None:
@@ -646,9 +650,7 @@ class Games:
         ``seen`` as for :meth:`take_back`, the turns the tablet showed: two tablets entering
         one player's exchange at once recorded it twice, the second as the next player's."""
         turn = turn_json(parse_turn(turn_body))
-        with self._lock:
-            self._unchanged(len(self.get(game_id).table.turns), seen)
-            return self.act(game_id, Event.PLAY, {"turn": turn})
+        return self._act_as_seen(game_id, seen, Event.PLAY, {"turn": turn})
 
 
 def init_app(app: Flask, event_log: EventLog) -> None:
