@@ -378,6 +378,34 @@ def test_a_double_tap_on_confirm_confirms_the_move_shown_once(live, open_page):
     assert len(live.games.get(game).table.turns) == len(TURNS) + 1
 
 
+def test_a_tap_on_a_card_not_yet_redrawn_is_not_sent(live, open_page):
+    """The second tap of a double tap can land after the first was answered, while the page
+    still shows the old card (its parts are on their way): it must not reach the server, where
+    it would be refused with an alarming 'the move shown changed' message."""
+    from playwright.sync_api import expect
+
+    game = live.game()
+    live.games.detected(tiles((2, 1, "BDi")), True, "", [])
+    page = open_page("tablet", f"{live.base}/games/{game}/tablet")
+    expect(page.locator(".turns li")).to_have_count(len(TURNS))
+    held = []
+    page.route("**/part/**", lambda route: held.append(route))
+    page.click("[data-action=confirm]")
+    page.wait_for_timeout(300)
+    assert held, "the page asks for its parts once the state moved on"
+    assert len(live.games.get(game).table.turns) == len(TURNS) + 1
+    sent = []
+    page.on("request", lambda request: sent.append(request.url) if "/api/" in request.url else None)
+    page.click("[data-action=confirm]")  # still the card of the move just confirmed
+    page.wait_for_timeout(300)
+    assert [url for url in sent if "confirm" in url] == []
+    for route in held:
+        route.continue_()
+    expect(page.locator(".turns li")).to_have_count(len(TURNS) + 1)
+    expect(page.locator("#toast")).to_be_hidden()
+    assert len(live.games.get(game).table.turns) == len(TURNS) + 1
+
+
 def test_winner_moment_on_every_screen_and_the_archive(live, open_page):
     from playwright.sync_api import expect
 

@@ -508,13 +508,21 @@ const actions = {
   },
 };
 
+// A button of a move card that the page has not yet redrawn for the move the game shows now:
+// the second tap of a double tap on Confirm, when the first was answered in between. The
+// server would refuse it (pending_changed); it is not sent at all.
+function drawnForAnother(target) {
+  const card = target.closest("[data-shown]");
+  return Boolean(card && state && card.dataset.shown !== (state.pending ? state.pending.key : ""));
+}
+
 // The action under way: a second tap while it runs (a double tap on Pass) does nothing. A
 // request that hangs frees the buttons after a few seconds all the same.
 let acting = null;
 const ACTING_MS = 5000;
 
 function act(target) {
-  if (acting) return;
+  if (acting || drawnForAnother(target)) return;
   const mine = {};
   acting = mine;
   const release = () => { if (acting === mine) acting = null; };
