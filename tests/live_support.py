@@ -1,4 +1,5 @@
-"""A camera for the live tests: it shows what a test puts in front of it."""
+"""A camera for the live tests: it shows what a test puts in front of it; and a game that
+disagrees with it."""
 
 from __future__ import annotations
 
@@ -49,3 +50,20 @@ class ScriptedCamera:
 
     def end(self) -> None:
         self.pictures.put(None)
+
+
+def confirm_a_phantom(table, camera: ScriptedCamera, stills) -> tuple[int, dict]:
+    """A new game (on a ``webui_support.Table``) whose first move a careless fix gave a
+    phantom tile, confirmed: 4 points where the table shows 3, so the game and the camera
+    disagree. The game's id and the phantom tile."""
+    game = table.new_game()
+    camera.show(stills[0])
+    camera.show(stills[1])
+    pending = table.client.get("/api/state").json["pending"]["tiles"]
+    xs, ys = {tile["x"] for tile in pending}, {tile["y"] for tile in pending}
+    x, y = (max(xs) + 1, min(ys)) if len(ys) == 1 else (min(xs), max(ys) + 1)
+    phantom = dict(pending[0], x=x, y=y, shape="cross", code=pending[0]["code"][0] + "Cr")
+    table.post(f"/api/games/{game}/pending", {"tiles": [*pending, phantom]})
+    confirmed = table.post(f"/api/games/{game}/pending/confirm").json
+    assert confirmed["players"][0]["score"] == 4
+    return game, phantom

@@ -144,8 +144,9 @@ def fix_pending(game_id: int):
 
 
 def shown() -> str | None:
-    """``{"shown": KEY}``: the move the tap was meant for (``pending.key``), or None when the
-    request names none (then it acts on whatever move is shown)."""
+    """``{"shown": KEY}``: what the tap was meant for (``pending.key``, or
+    ``camera_board.key``), or None when the request names none (then it acts on whatever is
+    shown now)."""
     key = optional_body().get("shown")
     if key is not None and not isinstance(key, str):
         raise PayloadError(_("shown must be the key of the move shown (a string)"))
@@ -207,7 +208,7 @@ def check_table(game_id: int):
 @needs_token
 def accept_table(game_id: int):
     """"The table is right": the game gives up the tiles the camera does not see."""
-    return answer(games().accept_table(game_id, cells_or_all(optional_body())))
+    return answer(games().accept_table(game_id, cells_or_all(optional_body()), shown()))
 
 
 @bp.post("/games/<int:game_id>/turns")

@@ -41,7 +41,7 @@ from vision.source import SourceError, redact_url
 from .codec import PayloadError, is_whole, parse_tiles, parse_turn, placed_json, turn_json
 from .db import EventLog, GameRow
 from .notifier import Notifier
-from .pending import PendingMove, as_part, evaluate, offered, rejoined, reread, without
+from .pending import PendingMove, as_part, evaluate, offered, rejoined, reread, tiles_key, without
 
 logger = logging.getLogger(__name__)
 
@@ -92,6 +92,11 @@ class Game:
         for cell, tile in self.ignored.items():
             cells.setdefault(cell, tile)
         return Board.from_placed((x, y, tile) for (x, y), tile in cells.items())
+
+    def camera_key(self, seen: Sequence[Placed]) -> str:
+        """The camera's board and the game's, as "the table is right" shows them side by
+        side: accepting names it, so a tap never applies a view that changed unseen."""
+        return f"{tiles_key(seen)}|{tiles_key(self.expected_board().placed())}"
 
 
 class Event(StrEnum):
@@ -576,7 +581,8 @@ class Games:
         if self.on_rescan is not None:
             self.on_rescan()
 
-    def accept_table(self, game_id: int, cells: Sequence[Cell] | None) -> Game:
+    def accept_table(self, game_id: int, cells: Sequence[Cell] | None,
+                     shown: str | None = None) -> Game:
         """"The table is right": the game takes the camera's board.
 
         Confirmed tiles the camera does not see leave their turns (a turn left empty is
@@ -584,7 +590,8 @@ class Games:
         an edit is; waiting tiles go the same way; tiles set aside that are gone are
         forgotten. Tiles the camera sees that the game lacks are already offered as a move.
         ``cells`` limits this to those cells (a fix tile by tile); None takes the camera's
-        whole board.
+        whole board. ``shown`` is the :meth:`Game.camera_key` of the boards the player
+        looked at: refused (409) when the camera or the game has changed since.
         """
         with self._lock:
             game = self.get(game_id)
@@ -592,6 +599,9 @@ class Games:
                 raise Conflict(_l("the game is over"), "game_over")
             if self.view is None or game_id != self.current_id():
                 raise Conflict(_l("the camera has not seen the table yet"), "camera_not_ready")
+            if shown is not None and shown != game.camera_key(self.view[0]):
+                raise Conflict(_l("What the camera sees, or the game, changed before the "
+                                  "tap: look at them again."), "view_changed")
             seen = {(x, y): tile for x, y, tile in self.view[0]}
             held = game.expected_board()
             chosen = [cell for cell in held if cells is None or cell in cells]

@@ -82,6 +82,8 @@ def js_strings() -> dict[str, str]:
         "stale_ended": _("The game was ended on another device meanwhile."),
         "stale_played_on": _("The end was already taken back on another device: play goes "
                              "on."),
+        "stale_view": _("What the camera sees, or the game, changed meanwhile, so nothing was "
+                        "changed: look at them again."),
     }
 
 

@@ -65,7 +65,13 @@ class PendingMove:
         ...             MoveCheck(True, 2, None), True).key
         '0,0,RCi;1,0,RSq'
         """
-        return ";".join(f"{x},{y},{tile.code}" for x, y, tile in sorted(self.tiles))
+        return tiles_key(self.tiles)
+
+
+def tiles_key(tiles: Sequence[Placed]) -> str:
+    """Tiles as a tablet was shown them, in a fixed order: what a tap names so that the
+    server can tell whether they are still what it would act on."""
+    return ";".join(f"{x},{y},{tile.code}" for x, y, tile in sorted(tiles))
 
 
 REREAD_LABELLINGS = 64

@@ -78,7 +78,8 @@ def camera_board_json(game: Game, view: tuple[Sequence[Placed], Sequence[Placed]
             "extra": placed_json(extra), "missing": placed_json(missing),
             "relabelled": [dict(tile_json(x, y, read), held=kind_json(was))
                            for x, y, read, was in relabelled],
-            "agrees": not extra and not missing and not relabelled}
+            "agrees": not extra and not missing and not relabelled,
+            "key": game.camera_key(tiles)}
 
 
 def game_json(game: Game) -> dict[str, Any]:

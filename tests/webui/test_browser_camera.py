@@ -79,3 +79,32 @@ def test_the_camera_preview_comes_back_after_its_stream_ends(served, open_page):
     page.wait_for_timeout(8000)
     # asked again as each 3-s stream ends, and only then (not once per frame)
     assert 1 <= len(asked) <= 4, asked
+
+
+def test_the_table_is_right_closes_when_the_camera_sees_something_new(served, open_page):
+    """The question "make the game match the camera?" is about the two boards shown: when
+    the camera sees a new move while it is open, it closes and says why, and the boards
+    shown then are the ones accepted."""
+    from live_support import confirm_a_phantom
+    from playwright.sync_api import expect
+    from replay_scenes import renders
+    from webui_support import Table
+
+    app, camera, base = served
+    stills = renders().stills()
+    game, _ = confirm_a_phantom(Table(app), camera, stills)
+    page = open_page("tablet", f"{base}/games/{game}/tablet")
+    accept = page.locator("[data-action=table-accept][data-changes]")
+    accept.click()
+    expect(page.locator("#ask-dialog")).to_be_visible()
+    camera.show(stills[2])  # the next move, while the question is open
+    expect(page.locator("#ask-dialog")).to_be_hidden()
+    expect(page.locator("#toast")).to_contain_text("What the camera sees, or the game, changed")
+    expect(page.locator(".pending [data-pending-tiles] li")).to_have_count(2)
+    before = page.evaluate("fetch('/api/state').then((r) => r.json())")
+    assert before["players"][0]["score"] == 4  # nothing was applied
+    accept.click()
+    page.click("#ask-dialog [data-ask-yes]")
+    expect(page.locator("[data-action=table-accept][data-changes]")).to_have_count(0)
+    state = page.evaluate("fetch('/api/state').then((r) => r.json())")
+    assert state["players"][0]["score"] == 3 and state["camera_board"]["agrees"]

@@ -13,7 +13,7 @@ import time
 import urllib.request
 
 import pytest
-from live_support import ScriptedCamera
+from live_support import ScriptedCamera, confirm_a_phantom
 from replay_scenes import MOVE_1, MOVE_2, MOVE_3, renders
 from webui_support import Table, make_app
 
@@ -165,22 +165,32 @@ def test_a_game_started_over_tiles_offers_them_as_the_first_move(table, stills):
 
 def test_the_table_is_right_removes_a_tile_the_camera_does_not_see(table, stills):
     t, camera = table
-    game = t.new_game()
-    camera.show(stills[0])
-    camera.show(stills[1])
-    pending = state(t)["pending"]["tiles"]
-    # A careless fix adds a phantom tile to the move, and it is confirmed.
-    xs, ys = {tile["x"] for tile in pending}, {tile["y"] for tile in pending}
-    x, y = (max(xs) + 1, min(ys)) if len(ys) == 1 else (min(xs), max(ys) + 1)
-    phantom = dict(pending[0], x=x, y=y, shape="cross", code=pending[0]["code"][0] + "Cr")
-    t.post(f"/api/games/{game}/pending", {"tiles": [*pending, phantom]})
-    assert confirm(t, game)["players"][0]["score"] == 4
+    game, phantom = confirm_a_phantom(t, camera, stills)
     board = state(t)["camera_board"]
     assert not board["agrees"] and cells(board["missing"]) == {phantom["code"]}
     assert t.post(f"/api/games/{game}/table/check").status_code == 200
     fixed = t.post(f"/api/games/{game}/table/accept").json
     assert fixed["players"][0]["score"] == 3 and fixed["camera_board"]["agrees"]
     camera.show(stills[2])
+    assert confirm(t, game)["players"][1]["score"] == 3
+
+
+def test_the_table_is_right_refuses_a_view_that_changed_since_it_was_shown(table, stills):
+    """Players look at the two boards and tap "the table is right" while the camera has
+    seen a new move meanwhile: nothing is applied that nobody saw, and the view shown
+    now is accepted at the next tap."""
+    t, camera = table
+    game, phantom = confirm_a_phantom(t, camera, stills)
+    seen = state(t)["camera_board"]["key"]
+    camera.show(stills[2])  # the next move, read while the question was open
+    now = state(t)["camera_board"]
+    assert now["key"] != seen and cells(now["missing"]) == {phantom["code"]}
+    stale = t.post(f"/api/games/{game}/table/accept", {"shown": seen})
+    assert stale.status_code == 409 and stale.json["reason_code"] == "view_changed"
+    assert stale.json["error"] and state(t)["players"][0]["score"] == 4
+    fixed = t.post(f"/api/games/{game}/table/accept", {"shown": now["key"]}).json
+    assert fixed["players"][0]["score"] == 3 and fixed["camera_board"]["agrees"]
+    assert cells(fixed["pending"]["tiles"]) == shape(MOVE_2)
     assert confirm(t, game)["players"][1]["score"] == 3
 
 

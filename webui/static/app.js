@@ -487,13 +487,16 @@ const actions = {
   restore: () => send("POST", api("/ignored/restore"), {}),
   "table-check": () => send("POST", api("/table/check"), {}),
   // One tile is one tap; the whole table may take many tiles out of confirmed turns: asked.
+  // Each names the boards shown, so a view that changed meanwhile is not applied unseen.
   "table-accept": async (b) => {
+    const shown = b.closest("[data-view]").dataset.view;
     if (b.dataset.x !== undefined) {
-      return send("POST", api("/table/accept"), { cells: [[Number(b.dataset.x), Number(b.dataset.y)]] });
+      return send("POST", api("/table/accept"), { cells: [[Number(b.dataset.x), Number(b.dataset.y)]], shown });
     }
     const changes = Number(b.dataset.changes || 0);
-    if (changes && !(await ask(fmt("ask_accept", { n: changes })))) return;
-    return send("POST", api("/table/accept"), {});
+    const sameView = (data) => (data.camera_board && data.camera_board.key === shown ? null : "stale_view");
+    if (changes && !(await ask(fmt("ask_accept", { n: changes }), sameView))) return;
+    return send("POST", api("/table/accept"), { shown });
   },
   "play-on": async () => {
     const stillEnded = (data) => (data.ended ? null : "stale_played_on");
@@ -508,12 +511,16 @@ const actions = {
   },
 };
 
-// A button of a move card that the page has not yet redrawn for the move the game shows now:
-// the second tap of a double tap on Confirm, when the first was answered in between. The
-// server would refuse it (pending_changed); it is not sent at all.
+// A button of a card that the page has not yet redrawn for what the game shows now: the
+// second tap of a double tap on Confirm, when the first was answered in between, or "the
+// table is right" as the camera's view changes. The server would refuse it
+// (pending_changed, view_changed); it is not sent at all.
 function drawnForAnother(target) {
-  const card = target.closest("[data-shown]");
-  return Boolean(card && state && card.dataset.shown !== (state.pending ? state.pending.key : ""));
+  if (!state) return false;
+  const move = target.closest("[data-shown]");
+  if (move) return move.dataset.shown !== (state.pending ? state.pending.key : "");
+  const view = target.dataset.action === "table-accept" && target.closest("[data-view]");
+  return Boolean(view && view.dataset.view !== (state.camera_board ? state.camera_board.key : ""));
 }
 
 // The action under way: a second tap while it runs (a double tap on Pass) does nothing. A
