@@ -799,3 +799,42 @@ def test_an_exchange_keeps_its_edit_and_remove_on_its_line_on_a_phone(live, open
                                      "els => els.map(e => Math.round(e.getBoundingClientRect().y))")
     assert len(tops) == 3 and len(set(tops)) == 1  # the three tiles side by side
     assert overflow(page)["x"] == 0
+
+
+def test_the_end_dialog_follows_the_bag_while_it_is_open(live, open_page):
+    """A simulated game played up to the turn that empties the bag: the end dialog, open on
+    one tablet while another device enters that turn, starts offering who went out."""
+    from playwright.sync_api import expect
+
+    from engine.selfplay import simulate
+    from engine.table import TableGame
+
+    record = next(r for r in (simulate(2, seed) for seed in range(50))
+                  if r.moves[0].player == 0 and r.end == "went_out")
+    turns, after = [], TableGame.new(["a", "b"], 0)
+    for move in record.moves:
+        turn = Place(move.tiles) if move.kind == "place" else Exchange(
+            min(6, after.bag_size))
+        after = after.play(turn)
+        turns.append(turn)
+        if after.bag_size == 0:
+            break
+    *before, emptying = turns
+    game = live.games.create(PLAYERS[:2], live.app.config["COLOURS"]).row.id
+    for turn in before:
+        live.games.play(game, _turn_json(turn))
+    assert live.games.get(game).table.bag_size > 0
+    page = open_page("tablet", f"{live.base}/games/{game}/tablet")
+    page.click("[data-open=end-dialog]")
+    choices, note = page.locator("[data-went-out-choices]"), page.locator("[data-bag-note]")
+    expect(note).to_be_visible()
+    expect(choices).to_be_hidden()
+    live.games.play(game, _turn_json(emptying))  # entered on another device
+    expect(choices).to_be_visible()
+    expect(note).to_be_hidden()
+    expect(page.locator("#end-dialog")).to_be_visible()  # still open: nothing it asks changed
+    last = (len(turns) - 1) % 2  # the seat that emptied the bag, and then its hand
+    page.click(f"#end-dialog [data-action=finish][data-went-out='{last}']")
+    expect(page.locator("[data-winner]")).to_be_visible()
+    ended = live.games.get(game).table
+    assert ended.ended and ended.went_out == last
