@@ -190,6 +190,9 @@ def test_confirm_is_on_screen_while_a_move_waits(live, open_page, size):
     assert hit
     # Confirm is the stronger button.
     assert b["height"] > box(page, "[data-action=dismiss]")["height"]
+    # The bar hides what scrolls under it (scores showed through beside "Not a move").
+    assert page.evaluate("getComputedStyle(document.querySelector('[data-action-bar]'))"
+                         ".backgroundColor").startswith("rgb(")
     if size == "landscape tablet":
         # Two columns: the turns sit beside the move, not under it.
         assert box(page, ".record-column")["x"] > box(page, ".play-column")["x"] + 400
