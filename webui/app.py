@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, jsonify, render_template, request
@@ -55,6 +56,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config["TRUSTED_HOSTS"] = trusted_hosts(app.config)
     app.extensions["qwirkle_stream_gate"] = StreamGate()
     app.extensions["qwirkle_event_cache"] = events.EventCache(app)
+    app.extensions["qwirkle_assets"] = events.assets_version(Path(app.static_folder or ""))
     init_i18n(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(events.bp)

@@ -4,7 +4,8 @@ SSE: each event carries the game's version as its id and the full state as data.
 that slept sends ``Last-Event-ID`` (or ``?last_event_id=`` when the page reopens the stream
 itself); anything but the current version gets the current state at once, so it never shows
 a stale sheet. A comment line every few seconds keeps proxies and sleeping Wi-Fi from dropping
-an idle stream. A stream ends after ``SSE_MAX_S`` with an ``end`` event (:data:`END`), so that
+an idle stream. A stream opens with a ``hello`` event naming the page's script
+(:func:`assets_version`), and ends after ``SSE_MAX_S`` with an ``end`` event (:data:`END`), so that
 the page connects again at once instead of taking the end for a lost connection.
 
 Every stream takes a slot of the app's :class:`~webui.streams.StreamGate` (a 503 when none is
@@ -14,11 +15,13 @@ and shared by every open stream, so a change costs the same with a hundred strea
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 import time
 from collections.abc import Callable, Iterator
 from functools import cache
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -34,6 +37,23 @@ from .streams import StreamGate
 bp = Blueprint("events", __name__)
 
 BOUNDARY = "frame"
+
+def assets_version(static: Path) -> str:
+    """A digest of the page's script and style sheets, as this server serves them.
+
+    Each stream opens with it (a ``hello`` event) and each page carries the one it was
+    served with: a tablet left open through an upgrade of the app reloads once, instead of
+    running the old script against the new server.
+    """
+    digest = hashlib.sha256()
+    for name in ("app.js", "app.css", "rtl.css"):
+        digest.update((static / name).read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def assets() -> str:
+    return current_app.extensions["qwirkle_assets"]
+
 
 END = "event: end\ndata: {}\n\n"
 """The last event of a stream that reached its bound: the page connects again at once, as
@@ -93,11 +113,13 @@ def game_events(game_id: int):
     events = event_cache()
     table = games()
     locale = str(get_locale())
+    page_assets = assets()
 
     def generate():
         nonlocal seen
         started = time.monotonic()
         yield "retry: 2000\n\n"
+        yield f"event: hello\ndata: {json.dumps({'assets': page_assets})}\n\n"
         while time.monotonic() - started < limit:
             version = table.wait(game_id, seen, keepalive)
             if version == seen:

@@ -32,6 +32,7 @@ from engine.watch import Watch, qwirkle_watch
 from . import history, i18n, options
 from .auth import base_url, csrf_token, is_authorized, is_local, join_url, keys, set_token_cookie
 from .codec import placed_json
+from .events import assets
 from .games import Game, games
 from .state import table_state
 from .validate import is_clean
@@ -139,6 +140,7 @@ def common() -> dict[str, Any]:
         "view": "",
         "authorized": authorized,
         "csrf": csrf_token() if authorized else "",
+        "assets": assets(),
         "js_strings": js_strings(),
         "colours": COLOURS,
         "shapes": SHAPES,

@@ -841,3 +841,20 @@ def test_the_end_dialog_follows_the_bag_while_it_is_open(live, open_page):
     expect(page.locator("[data-winner]")).to_be_visible()
     ended = live.games.get(game).table
     assert ended.ended and ended.went_out == last
+
+
+def test_a_page_left_open_through_an_upgrade_reloads_once(live, open_page):
+    """The server now serves another script (an upgrade while the tablets stayed open): each
+    page learns it when its stream next opens, reloads once, and then runs the new one."""
+    from playwright.sync_api import expect
+
+    game = live.game()
+    page = open_page("tablet", f"{live.base}/games/{game}/tablet")
+    loads = []
+    page.on("load", lambda _: loads.append(1))
+    expect(page.locator("[data-action=confirm]")).to_be_enabled()
+    live.app.extensions["qwirkle_assets"] = "upgraded"  # streams here end after 3 s
+    expect(page.locator("body")).to_have_attribute("data-assets", "upgraded", timeout=15000)
+    page.wait_for_timeout(4000)  # another stream comes and goes: no second reload
+    assert len(loads) == 1
+    expect(page.locator("[data-action=confirm]")).to_be_enabled()

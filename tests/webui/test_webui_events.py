@@ -7,6 +7,8 @@ import json
 import pytest
 from webui_support import ROW, Table, make_app
 
+from webui.events import assets_version
+
 
 class Stream:
     """Reads an event stream chunk by chunk, as a browser would."""
@@ -23,6 +25,8 @@ class Stream:
         assert self.response.mimetype == "text/event-stream"
         self.chunks = iter(self.response.response)
         assert next(self.chunks).startswith(b"retry:")
+        self.hello = self.next()
+        assert self.hello["event"] == "hello"
 
     def next(self) -> dict:
         """The next message: {"comment": ...} for a keep-alive, else id/event/data."""
@@ -98,3 +102,19 @@ def test_a_stream_that_reaches_its_bound_says_it_ends(tmp_path):
     assert message == {"event": "end", "data": {}}
     assert next(stream.chunks, None) is None  # and then it ends
     stream.close()
+
+
+def test_a_stream_first_names_the_script_the_pages_are_served_with(table, tmp_path):
+    """A tablet left open through an upgrade learns from its next stream that the server now
+    serves another script (and reloads); the digest follows every file the page loads."""
+    game = table.new_game()
+    page = table.client.get(f"/games/{game}/tablet").data.decode()
+    served = Stream(table, game).hello["data"]["assets"]
+    assert f'data-assets="{served}"' in page
+    for name in ("app.js", "app.css", "rtl.css"):
+        (tmp_path / name).write_text("body {}")
+    before = assets_version(tmp_path)
+    for name in ("app.js", "app.css", "rtl.css"):
+        (tmp_path / name).write_text("body { color: red }")
+        assert assets_version(tmp_path) != before
+        before = assets_version(tmp_path)

@@ -78,6 +78,7 @@ def test_an_event_is_rendered_once_for_all_streams(table, monkeypatch):
     chunks = [iter(s.response) for s in streams]
     for chunk in chunks:
         assert next(chunk).startswith(b"retry:")
+        assert next(chunk).startswith(b"event: hello")
         assert b"event: state" in next(chunk)
     assert len(renders) == 1
     table.place(game, ROW)

@@ -241,6 +241,7 @@ function applyState(data) {
 }
 
 let source = null;
+const ASSETS_KEY = "qwirkle-assets-reloaded";
 
 function listen() {
   if (!gameId || (source && source.readyState !== EventSource.CLOSED)) return;
@@ -255,6 +256,17 @@ function listen() {
   // The server ends every stream after a while and says so: connect again at once, as
   // planned, rather than wait for the error and the browser's retry ("Connection lost"
   // would show for 2 s each time on a TV that is only following the game).
+  // Each stream first names the script the server now serves: a page left open through an
+  // upgrade of the app reloads, once (should a reload still bring the old page, say from a
+  // cache, it does not try again for that version).
+  source.addEventListener("hello", (event) => {
+    const served = JSON.parse(event.data).assets;
+    if (body.dataset.assets && served !== body.dataset.assets
+        && sessionStorage.getItem(ASSETS_KEY) !== served) {
+      sessionStorage.setItem(ASSETS_KEY, served);
+      location.reload();
+    }
+  });
   source.addEventListener("end", () => {
     source.close();
     listen();
