@@ -853,7 +853,12 @@ def test_a_page_left_open_through_an_upgrade_reloads_once(live, open_page):
     loads = []
     page.on("load", lambda _: loads.append(1))
     expect(page.locator("[data-action=confirm]")).to_be_enabled()
+    # A player half-way through a fix is not interrupted: the page waits for a later stream.
+    page.click("[data-fix='0']")
     live.app.extensions["qwirkle_assets"] = "upgraded"  # streams here end after 3 s
+    page.wait_for_timeout(4000)
+    assert loads == [] and page.locator("#fix-dialog").is_visible()
+    page.keyboard.press("Escape")
     expect(page.locator("body")).to_have_attribute("data-assets", "upgraded", timeout=15000)
     page.wait_for_timeout(4000)  # another stream comes and goes: no second reload
     assert len(loads) == 1

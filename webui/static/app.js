@@ -258,10 +258,11 @@ function listen() {
   // would show for 2 s each time on a TV that is only following the game).
   // Each stream first names the script the server now serves: a page left open through an
   // upgrade of the app reloads, once (should a reload still bring the old page, say from a
-  // cache, it does not try again for that version).
+  // cache, it does not try again for that version); not while a dialog is open, where a
+  // player may be half-way through a fix (a later stream tries again).
   source.addEventListener("hello", (event) => {
     const served = JSON.parse(event.data).assets;
-    if (body.dataset.assets && served !== body.dataset.assets
+    if (body.dataset.assets && served !== body.dataset.assets && !document.querySelector("dialog[open]")
         && sessionStorage.getItem(ASSETS_KEY) !== served) {
       sessionStorage.setItem(ASSETS_KEY, served);
       location.reload();
