@@ -250,6 +250,9 @@ def test_the_camera_actions_refuse_bad_calls_and_lose_nothing(table):
         for path in ("ignored/restore", "table/accept"):
             answer = table.post(f"/api/games/{game}/{path}", body)
             assert answer.status_code == 400, (path, body, answer.json)
+    for shown in (5, ["a"], {"key": "a"}, True):
+        answer = table.post(f"/api/games/{game}/table/accept", {"shown": shown})
+        assert answer.status_code == 400 and "shown" in answer.json["error"], shown
     nothing = table.post(f"/api/games/{game}/ignored/restore", {})
     assert nothing.status_code == 409 and nothing.json["reason_code"] == "nothing_set_aside"
     no_camera = table.post(f"/api/games/{game}/table/accept")
