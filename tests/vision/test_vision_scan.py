@@ -281,6 +281,19 @@ def test_a_checked_cloth_read_as_tiles_is_left_out_and_the_board_read_again():
     assert len(pairs) == len(found) <= 19  # every reading on a tile's cell
 
 
+def test_a_check_read_as_no_kind_in_particular_is_doubtful_not_a_tile():
+    """Board 28 of ``--cloths``: checks at 45° to the tiles beside the board look like tiles
+    to the "is a tile" head, but match no kind of the set (their best label at 0.03 to
+    0.06). They are kept apart as doubtful; every tile reported lies on a tile's cell."""
+    truth, image = cloth_render(28)
+    result = scan_image(image, COLOURS)
+    found = {(t.x, t.y): t.guess.tile for t in result.tiles}
+    pairs = align(found, truth)
+    assert len(pairs) == len(truth) and len(found) <= len(truth) + 2
+    assert all(t.guess.confidence >= 0.1 for t in result.tiles)
+    assert sum(t.guess.confidence < 0.1 for t in result.doubtful) >= 7
+
+
 def test_tiles_of_one_kind_side_by_side_are_a_pattern_only_when_many_and_sure():
     """Misreads on a real board give a pair or two of one kind side by side, and the rendered
     sets' random layouts up to four: such tiles stay. Five make a pattern, but only of crops
