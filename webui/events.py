@@ -38,6 +38,7 @@ bp = Blueprint("events", __name__)
 
 BOUNDARY = "frame"
 
+
 def assets_version(static: Path) -> str:
     """A digest of the page's script and style sheets, as this server serves them.
 
@@ -52,6 +53,7 @@ def assets_version(static: Path) -> str:
 
 
 def assets() -> str:
+    """This app's :func:`assets_version`, made once at start."""
     return current_app.extensions["qwirkle_assets"]
 
 

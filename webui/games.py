@@ -93,10 +93,12 @@ class Game:
             cells.setdefault(cell, tile)
         return Board.from_placed((x, y, tile) for (x, y), tile in cells.items())
 
-    def camera_key(self, seen: Sequence[Placed]) -> str:
-        """The camera's board and the game's, as "the table is right" shows them side by
-        side: accepting names it, so a tap never applies a view that changed unseen."""
-        return f"{tiles_key(seen)}|{tiles_key(self.expected_board().placed())}"
+
+def camera_key(seen: Sequence[Placed], held: Board) -> str:
+    """The camera's board and the game's (:meth:`Game.expected_board`), as "the table is
+    right" shows them side by side: accepting names it, so a tap never applies a view that
+    changed unseen."""
+    return f"{tiles_key(seen)}|{tiles_key(held.placed())}"
 
 
 class Event(StrEnum):
@@ -590,7 +592,7 @@ class Games:
         an edit is; waiting tiles go the same way; tiles set aside that are gone are
         forgotten. Tiles the camera sees that the game lacks are already offered as a move.
         ``cells`` limits this to those cells (a fix tile by tile); None takes the camera's
-        whole board. ``shown`` is the :meth:`Game.camera_key` of the boards the player
+        whole board. ``shown`` is the :func:`camera_key` of the boards the player
         looked at: refused (409) when the camera or the game has changed since.
         """
         with self._lock:
@@ -599,11 +601,11 @@ class Games:
                 raise Conflict(_l("the game is over"), "game_over")
             if self.view is None or game_id != self.current_id():
                 raise Conflict(_l("the camera has not seen the table yet"), "camera_not_ready")
-            if shown is not None and shown != game.camera_key(self.view[0]):
+            held = game.expected_board()
+            if shown is not None and shown != camera_key(self.view[0], held):
                 raise Conflict(_l("What the camera sees, or the game, changed before the "
                                   "tap: look at them again."), "view_changed")
             seen = {(x, y): tile for x, y, tile in self.view[0]}
-            held = game.expected_board()
             chosen = [cell for cell in held if cells is None or cell in cells]
             gone = {cell for cell in chosen if cell not in seen}
             relabel = {cell: seen[cell] for cell in chosen

@@ -16,7 +16,7 @@ from engine.sheet import score_sheet
 from engine.tiles import SHAPES
 
 from .codec import kind_json, placed_json, tile_json, turn_json
-from .games import Game, games
+from .games import Game, camera_key, games
 from .pending import PendingMove
 from .reasons import say, say_doubts
 
@@ -79,7 +79,7 @@ def camera_board_json(game: Game, view: tuple[Sequence[Placed], Sequence[Placed]
             "relabelled": [dict(tile_json(x, y, read), held=kind_json(was))
                            for x, y, read, was in relabelled],
             "agrees": not extra and not missing and not relabelled,
-            "key": game.camera_key(tiles)}
+            "key": camera_key(tiles, held)}
 
 
 def game_json(game: Game) -> dict[str, Any]:

@@ -253,9 +253,6 @@ function listen() {
     offline.hidden = true;
     applyState(JSON.parse(event.data));
   });
-  // The server ends every stream after a while and says so: connect again at once, as
-  // planned, rather than wait for the error and the browser's retry ("Connection lost"
-  // would show for 2 s each time on a TV that is only following the game).
   // Each stream first names the script the server now serves: a page left open through an
   // upgrade of the app reloads, once (should a reload still bring the old page, say from a
   // cache, it does not try again for that version); not while a dialog is open, where a
@@ -268,6 +265,9 @@ function listen() {
       location.reload();
     }
   });
+  // The server ends every stream after a while and says so: connect again at once, as
+  // planned, rather than wait for the error and the browser's retry ("Connection lost"
+  // would show for 2 s each time on a TV that is only following the game).
   source.addEventListener("end", () => {
     source.close();
     listen();
