@@ -282,6 +282,7 @@ def to_truth(found: list[Cell], truth: dict) -> Callable[[int, int], Cell] | Non
 
 def tile_scores(args: argparse.Namespace) -> int:
     readings: dict[bool, list] = {True: [], False: []}  # is a tile -> (score, where)
+    labels: list = []  # (best label's probability, where) of each tile read
     free: dict[bool, list] = {True: [], False: []}  # is a tile -> (score, dark share, where)
     sources = [game_photos(range(args.seed, args.seed + args.games))]
     if args.real is not None:
@@ -296,6 +297,8 @@ def tile_scores(args: argparse.Namespace) -> int:
                 continue
             for r in found:
                 readings[mapping(r.x, r.y) in truth].append((r.guess.tile_prob, where))
+                if mapping(r.x, r.y) in truth:
+                    labels.append((r.guess.confidence, where))
             located = scan.locate_tiles(image)
             if len(located.cells) < 2:
                 continue
@@ -317,6 +320,9 @@ def tile_scores(args: argparse.Namespace) -> int:
     print(f"scan readings: {len(tiles)} tiles, lowest scores {[round(p, 3) for p, _ in tiles[:5]]}"
           f" ({', '.join(w for _, w in tiles[:5])})")
     print(f"  {len(others)} not tiles, scores {[round(p, 3) for p, _ in others]}")
+    labels.sort()
+    print(f"  the tiles' best label (scan.MIN_LABEL_CONFIDENCE): lowest "
+          f"{[round(p, 3) for p, _ in labels[:5]]} ({', '.join(w for _, w in labels[:5])})")
     missed = sorted(free[True])
     print(f"free cells holding a tile the detector missed: {len(missed)}; scores "
           f"{min(p for p, *_ in missed):.4f}-{max(p for p, *_ in missed):.4f}, "
