@@ -150,13 +150,15 @@ def locate_tiles(image: np.ndarray, ignore: np.ndarray | None = None,
     """Find the tiles' cells and the lattice in a BGR photo (no classification); no symbol
     within half a cell of the photo pixels ``ignore`` (a table's pattern) is taken. ``work``
     is an earlier look's working copy of the photo, whose symbols are not looked for again."""
-    work = detect.prepare(image) if work is None else work
-    # the quarter-size copy for the looks at the table's colour (every scan that finds a
-    # symbol takes them) is made on the other core while this one finds the symbols: all
-    # OpenCV and numpy, 1-2 ms of a phone photo's scan: 3-4 % less time on the printed
-    # boards' photos, timed turn about with the code before (session 20); `python -m
-    # vision.bench.scan` median 7.9 and 7.8 before, 7.7 and 7.6 after
-    detect.other_core().submit(lambda: work.quarter)
+    if work is None:
+        work = detect.prepare(image)
+        # the quarter-size copy for the looks at the table's colour (every scan that finds a
+        # symbol takes them) is made on the other core while this one finds the symbols: all
+        # OpenCV and numpy, 1-2 ms of a phone photo's scan: 3-4 % less time on the printed
+        # boards' photos, timed turn about with the code before (session 20); `python -m
+        # vision.bench.scan` median 7.9 and 7.8 before, 7.7 and 7.6 after. An earlier look's
+        # working copy has made it already
+        detect.other_core().submit(lambda: work.quarter)
     symbols = work.symbols
     reach = 0.0
     if symbols:

@@ -296,8 +296,9 @@ def tile_scores(args: argparse.Namespace) -> int:
             if mapping is None:
                 continue
             for r in found:
-                readings[mapping(r.x, r.y) in truth].append((r.guess.tile_prob, where))
-                if mapping(r.x, r.y) in truth:
+                on_tile = mapping(r.x, r.y) in truth
+                readings[on_tile].append((r.guess.tile_prob, where))
+                if on_tile:
                     labels.append((r.guess.confidence, where))
             located = scan.locate_tiles(image)
             if len(located.cells) < 2:
