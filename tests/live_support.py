@@ -1,12 +1,60 @@
-"""A camera for the live tests: it shows what a test puts in front of it; and a game that
-disagrees with it."""
+"""Cameras for the live tests: one that shows what a test puts in front of it, and an OpenCV
+capture that stands in for a webcam or a video file; and a game that disagrees with a camera."""
 
 from __future__ import annotations
 
 import queue
 import threading
+import time
+
+import numpy as np
 
 from vision.source import Frame, Problem, SourceError
+
+
+class FakeCapture:
+    """What ``vision.source.CaptureSource`` needs of an OpenCV capture: ``frames`` pictures,
+    one every ``interval`` seconds, then nothing (an unplugged webcam, or a file's end);
+    with ``opens=False`` a device that will not open.
+
+    It counts the frames taken from it (``grabbed``) and decoded (``decoded``). Without an
+    ``image`` each picture is a small grey one that carries its number in its first pixel."""
+
+    def __init__(self, frames: int, interval: float = 0.0, opens: bool = True,
+                 image: np.ndarray | None = None) -> None:
+        self.left, self.interval, self.opens = frames, interval, opens
+        self.image, self.numbered = image, image is None
+        if image is None:
+            self.image = np.full((48, 64, 3), 90, np.uint8)
+        self.grabbed = self.decoded = 0
+        self.released = False
+
+    def isOpened(self) -> bool:  # noqa: N802  # OpenCV's name
+        return self.opens
+
+    def grab(self) -> bool:
+        if self.left <= 0:
+            return False
+        time.sleep(self.interval)
+        self.left -= 1
+        self.grabbed += 1
+        return True
+
+    def retrieve(self) -> tuple[bool, np.ndarray]:
+        self.decoded += 1
+        image = self.image.copy()
+        if self.numbered:
+            image[0, 0, 0] = self.grabbed % 256
+        return True, image
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        return self.retrieve() if self.grab() else (False, None)
+
+    def get(self, _prop: int) -> float:
+        return 0.0
+
+    def release(self) -> None:
+        self.released = True
 
 
 class ScriptedCamera:

@@ -8,6 +8,7 @@ stops delivering (unplugged, Wi-Fi camera out of range).
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import re
 import threading
@@ -33,6 +34,20 @@ OPEN_TIMEOUT_MS = 4000
 READ_TIMEOUT_MS = 2000
 """How long one read of a network camera may block: a camera that keeps its socket open but
 sends nothing would otherwise hold the read for good."""
+LIVE_FPS = 10.0
+"""A live camera's pictures go to the tracker at most this often. The stillness gate's
+thresholds and the cost target (issue 10: 15 % of one core) are set for 10 frames a second,
+but a webcam gives 30: the others are taken from the driver, so the next picture is fresh, and
+never decoded."""
+CAMERA_SIZE = (1920, 1080)
+"""The picture a webcam (a camera index) is asked for; it gives the nearest it can. Opened as
+it is, OpenCV takes the driver's default, 640 x 480 for most USB webcams, in which a table's
+tiles come out 10-20 px wide, under what the recognition reads reliably. Compressed frames
+(MJPG) are asked for too: uncompressed ones of that size fit only a few a second through
+USB 2."""
+SMALL_PICTURE = 960
+"""A picture whose long side is under this many pixels is worth a word to the players: the
+recognition is checked down to webcam-size photos of 960 px with tiles about 35 px wide."""
 URL = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'\"<>]+")
 
 
@@ -203,34 +218,41 @@ class CaptureSource(FrameSource):
     def _live_frames(self) -> Iterator[Frame]:
         """A camera's frames, read by a thread of their own: a read that blocks (a network
         camera with its socket open and nothing coming) cannot hold the caller, who gives up
-        after ``stall_seconds`` without a frame."""
-        frames: queue.Queue[np.ndarray] = queue.Queue(maxsize=2)
-        self._reader = threading.Thread(target=self._read_into, args=(frames,),
+        after ``stall_seconds`` without a frame. The caller always gets the newest picture, at
+        most ``LIVE_FPS`` a second, stamped with when it was taken: after a slow scan it sees
+        the table as it is now, not the queue of what it missed."""
+        newest: queue.Queue[Frame] = queue.Queue(maxsize=1)
+        self._reader = threading.Thread(target=self._read_into, args=(newest,),
                                         name="camera-reader", daemon=True)
         self._reader.start()
-        start = time.monotonic()
         while True:
             try:
-                image = frames.get(timeout=self.stall_seconds)
+                yield newest.get(timeout=self.stall_seconds)
             except queue.Empty:
                 raise SourceError(Problem.STALLED, self.shown, self.stall_seconds) from None
-            t = time.monotonic() - start
-            yield Frame(image, t, f"{t:.2f}s")
 
-    def _read_into(self, frames: queue.Queue[np.ndarray]) -> None:
-        """The reader thread: it owns the capture while it runs, and releases it at the end."""
+    def _read_into(self, newest: queue.Queue[Frame]) -> None:
+        """The reader thread: it owns the capture while it runs, and releases it at the end.
+        It takes every frame the camera sends (``grab``), so none wait in the driver's queue,
+        and decodes one (``retrieve``) only when the next is due; a frame the caller has not
+        taken yet is replaced by the newer one."""
+        start = time.monotonic()
+        due = 0.0
         try:
             while not self._stop.is_set():
-                ok, image = self.capture.read()
-                if not ok or image is None:
+                if not self.capture.grab():
                     self._stop.wait(0.05)
                     continue
-                while not self._stop.is_set():
-                    try:
-                        frames.put(image, timeout=0.1)
-                        break
-                    except queue.Full:
-                        continue
+                t = time.monotonic() - start
+                if t < due:
+                    continue
+                ok, image = self.capture.retrieve()
+                if not ok or image is None:
+                    continue
+                due = t + 1.0 / LIVE_FPS
+                with contextlib.suppress(queue.Empty):  # the caller has not taken it: too old
+                    newest.get_nowait()
+                newest.put(Frame(image, t, f"{t:.2f}s"))
         finally:
             self.capture.release()
 
@@ -243,12 +265,19 @@ class CaptureSource(FrameSource):
 
 
 def _open_capture(target: str | int) -> cv2.VideoCapture:
-    """OpenCV's capture, with timeouts on opening and on each read of a network camera."""
+    """OpenCV's capture, with timeouts on opening and on each read of a network camera, and
+    a webcam asked for ``CAMERA_SIZE`` (a network camera's picture is set in its own app)."""
     if isinstance(target, str) and target.lower().startswith(STREAM_PREFIXES):
         return cv2.VideoCapture(target, cv2.CAP_ANY, [
             cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, OPEN_TIMEOUT_MS,
             cv2.CAP_PROP_READ_TIMEOUT_MSEC, READ_TIMEOUT_MS])
-    return cv2.VideoCapture(target)
+    capture = cv2.VideoCapture(target)
+    if isinstance(target, int) and capture.isOpened():
+        # The format first: some drivers offer the large sizes only in it.
+        capture.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter.fourcc(*"MJPG"))
+        capture.set(cv2.CAP_PROP_FRAME_WIDTH, CAMERA_SIZE[0])
+        capture.set(cv2.CAP_PROP_FRAME_HEIGHT, CAMERA_SIZE[1])
+    return capture
 
 
 def open_source(spec: str | int, realtime: bool | None = None, seed: int = 1) -> FrameSource:

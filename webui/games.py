@@ -36,7 +36,7 @@ from engine.tiles import COLOURS, Tile
 from vision.adapt import SetAdapter
 from vision.doubts import Doubt
 from vision.setprofile import ProfileError, SetProfile, profile_from_json
-from vision.source import SourceError, redact_url
+from vision.source import SMALL_PICTURE, SourceError, redact_url
 
 from .codec import PayloadError, is_whole, parse_tiles, parse_turn, placed_json, turn_json
 from .db import EventLog, GameRow
@@ -389,13 +389,18 @@ class Games:
         apply_side_event(game, kind, payload)
         game.seq = self.log.append(game.row.id, kind, payload)
 
-    def set_camera(self, state: str, problem: SourceError | str | None = None) -> None:
+    def set_camera(self, state: str, problem: SourceError | str | None = None,
+                   size: tuple[int, int] | None = None) -> None:
         """The camera's state, and why it was lost: a source's problem (with its code, for
-        the pages to word it) or, for a fault in this program, a message."""
+        the pages to word it) or, for a fault in this program, a message. ``size``, the
+        width and height of its pictures, and whether they are too small to read well, for
+        the set-up page (a webcam left at 640 x 480 is the commonest such case)."""
         camera: dict[str, Any] = {"state": state, "message": redact_url(str(problem or ""))}
         if isinstance(problem, SourceError):  # every page and /api/camera show it: no passwords
             camera.update(code=problem.problem.value, target=redact_url(problem.target),
                           seconds=problem.seconds)
+        if size is not None:
+            camera.update(size=list(size), small=max(size) < SMALL_PICTURE)
         with self._lock:
             if self.camera != camera:
                 self.camera = camera

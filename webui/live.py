@@ -154,7 +154,8 @@ class LiveLoop:
             for frame in source:
                 if self._stop.is_set():
                     break
-                self.games.set_camera("live")
+                height, width = frame.image.shape[:2]
+                self.games.set_camera("live", size=(width, height))
                 self._step(frame)
                 worked = True
             else:

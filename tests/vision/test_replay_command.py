@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import time
 
 import cv2
 import pytest
+from live_support import FakeCapture
 from replay_scenes import MOVE_1, MOVE_2, MOVE_3, QUIET, renders
 
 from engine.tiles import Tile
@@ -67,36 +67,13 @@ def test_bad_colours_are_refused(game_folder, capsys):
     assert "give six different colours" in capsys.readouterr().err
 
 
-class StillThenGone:
-    """A camera that shows one still table for a while, then is unplugged."""
-
-    def __init__(self, image, frames: int) -> None:
-        self.image, self.left = image, frames
-
-    def isOpened(self) -> bool:  # noqa: N802  # OpenCV's name
-        return True
-
-    def read(self):
-        time.sleep(0.05)  # 20 fps, as a webcam delivers
-        if self.left <= 0:
-            return False, None
-        self.left -= 1
-        return True, self.image.copy()
-
-    def get(self, prop):
-        return 0.0
-
-    def release(self) -> None:
-        pass
-
-
 def test_camera_that_vanishes_keeps_the_moves_found_so_far(monkeypatch, capsys):
     image = renders().stills()[1]
 
     def fake_open(spec):
-        # 1.5 s of a still table (timestamps come from the clock), then nothing.
-        return CaptureSource(0, live=True, realtime=True,
-                             open_capture=lambda _: StillThenGone(image, 30), stall_seconds=0.3)
+        # 1.5 s of a still table at 20 fps (timestamps come from the clock), then nothing.
+        return CaptureSource(0, live=True, realtime=True, stall_seconds=0.3,
+                             open_capture=lambda _: FakeCapture(30, 0.05, image=image))
 
     monkeypatch.setattr(replay, "open_source", fake_open)
     assert cli.main(["replay", "0", "--json"]) == 2

@@ -10,6 +10,7 @@ import re
 from dataclasses import replace
 
 import pytest
+from live_support import FakeCapture
 from replay_fakes import guess, reading
 from test_i18n_locale import translations
 from webui_support import ROW, Table, make_app
@@ -184,25 +185,6 @@ def test_every_engine_refusal_is_said_in_the_readers_language(app, kind, code):
         assert not re.search(r"\b(the|tiles?|line|bag|turn)\b", said), said
 
 
-class DeadCapture:
-    """A capture device that opens (or not) and never delivers a frame."""
-
-    def __init__(self, opened: bool) -> None:
-        self.opened = opened
-
-    def isOpened(self) -> bool:  # noqa: N802  (OpenCV's name)
-        return self.opened
-
-    def read(self) -> tuple[bool, None]:
-        return False, None
-
-    def get(self, _prop: int) -> float:
-        return 0.0
-
-    def release(self) -> None:
-        pass
-
-
 def source_failure(make) -> SourceError:
     """The SourceError of making a source and reading its first frame."""
     with pytest.raises(SourceError) as failed:
@@ -218,7 +200,7 @@ def camera_failures(folder) -> dict[str, SourceError]:
 
     def capture(target, live: bool, opened: bool):
         return lambda: CaptureSource(target, live=live, realtime=False, stall_seconds=0,
-                                     open_capture=lambda _: DeadCapture(opened))
+                                     open_capture=lambda _: FakeCapture(0, opens=opened))
 
     return {
         "camera will not open": source_failure(capture(0, True, False)),

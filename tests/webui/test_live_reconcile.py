@@ -519,3 +519,14 @@ def test_tiles_set_aside_then_cleared_away_are_forgotten(table, stills):
     camera.show(stills[1])  # the same tiles laid again are a move, not the tiles set aside
     assert cells(state(t)["pending"]["tiles"]) == shape(MOVE_1)
     assert confirm(t, game)["players"][0]["score"] == 3
+
+
+def test_the_camera_state_names_the_size_of_its_pictures(table, stills):
+    """The set-up page warns of a camera whose pictures are too small; the live loop tells
+    it their size."""
+    t, camera = table
+    t.new_game()
+    camera.show(stills[0])
+    height, width = stills[0].shape[:2]
+    assert state(t)["camera"]["size"] == [width, height]
+    assert state(t)["camera"]["small"] is (max(width, height) < 960)

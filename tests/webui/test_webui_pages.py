@@ -80,6 +80,18 @@ def test_archive_and_setup(table):
     assert "camera 0 is unplugged" in table.client.get("/part/camera").data.decode()
 
 
+def test_the_camera_check_warns_of_a_picture_too_small_to_read(table):
+    """A webcam left at 640 x 480 gives tiles too small to read: the set-up page says so
+    before the first move, and names the size; a full-HD camera gets no such word."""
+    games = table.app.extensions["qwirkle_games"]
+    games.set_camera("live", size=(640, 480))
+    assert table.client.get("/api/camera").json["size"] == [640, 480]
+    assert "only 640 × 480 pixels" in table.client.get("/part/camera").data.decode()
+    games.set_camera("live", size=(1920, 1080))
+    assert table.client.get("/api/camera").json["small"] is False
+    assert "pixels" not in table.client.get("/part/camera").data.decode()
+
+
 def test_the_archive_offers_resume_only_for_games_away_from_the_table(table):
     """The game at the table needs no bringing back: the archive says it is there (with the
     way to its tablet), and offers Resume for the unfinished game that is not."""
