@@ -228,11 +228,22 @@ class TableGame:
         return self._rebuild(turns, index)
 
     def void(self, index: int) -> TableGame:
-        """The game without turn ``index``; later turns move up one seat and are re-checked."""
+        """The game without turn ``index``; later turns move up one seat and are re-checked.
+
+        A later turn that no longer stands is named as the players know it, by its number and
+        player before the removal: the tablet's list still shows those until it is done."""
         self._check_index(index)
         turns = [r.turn for r in self.turns]
         del turns[index]
-        return self._rebuild(turns, index)
+        try:
+            return self._rebuild(turns, changed=-1)  # no turn is itself the correction
+        except IllegalMove as err:
+            refusal = err.refusal
+            if refusal.code is not Illegal.BREAKS_LATER_TURN:
+                raise
+            broken = self.turns[refusal.turn + 1]
+            raise IllegalMove(dataclasses.replace(
+                refusal, turn=broken.index, player=self.players[broken.player])) from None
 
     def insert(self, index: int, turn: Turn) -> TableGame:
         """The game with ``turn`` put back at ``index`` (a Redo after void); later turns move

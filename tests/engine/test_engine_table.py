@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 from test_engine_rules import SAMPLE_GAME, tiles
 
+from engine.refusals import Illegal
 from engine.rules import IllegalMove
 from engine.selfplay import simulate, table_game
 from engine.sheet import render_sheet, score_sheet
@@ -141,13 +142,26 @@ def test_void_removes_a_turn_and_later_seats_shift() -> None:
     voided = game.void(1)
     assert [(t.player, t.score) for t in voided.turns] == [(0, 1), (1, 2)]
     assert voided.scores == (1, 2)
-    # Voiding the opening makes step b the opening; step c then touches nothing.
+    # Voiding the opening makes step b the opening; step c, Ann's turn 3, then touches
+    # nothing. It is named as the list shows it before the removal.
     with pytest.raises(IllegalMove) as err:
         sample_game().void(0)
     assert str(err.value) == (
-        "this correction would make turn 2 (Bob) illegal: "
+        "this correction would make turn 3 (Ann) illegal: "
         "no placed tile touches a tile already on the board"
     )
+
+
+def test_removing_a_turn_blames_the_later_turn_it_breaks_not_itself() -> None:
+    """Removing Bob's turn 2 leaves Ann's turn 3 touching nothing: the refusal names turn 3
+    and Ann, as a later turn broken, not the removed turn's place as a bad turn."""
+    game = (TableGame.new(NAMES).play(place("0,0,RSt 1,0,RCi")).play(place("2,0,RCl"))
+            .play(place("3,0,RSq")))
+    with pytest.raises(IllegalMove) as err:
+        game.void(1)
+    assert err.value.refusal.code is Illegal.BREAKS_LATER_TURN
+    assert (err.value.refusal.turn, err.value.refusal.player) == (2, "Ann")
+    assert str(err.value).startswith("this correction would make turn 3 (Ann) illegal")
 
 
 def test_corrections_keep_the_ending_valid() -> None:
