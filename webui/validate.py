@@ -70,11 +70,20 @@ def is_visible(char: str) -> bool:
     return unicodedata.category(char)[0] in "LNPS" and char not in BLANKS
 
 
+IGNORABLE = (("\u034f", "\u034f"), ("\u17b4", "\u17b5"), ("\u180b", "\u180f"),
+             ("\u2060", "\u206f"), ("\ufe00", "\ufe0f"), ("\ufff0", "\ufff8"),
+             ("\U000e0000", "\U000e0fff"))
+"""Ranges of Unicode's default-ignorable characters that are not format characters (Cf):
+the combining grapheme joiner, the Khmer inherent vowels, the Mongolian and other variation
+selectors (the supplement's 240 too), and reserved ranges that fonts leave blank."""
+
+
 def draws_nothing(char: str) -> bool:
-    """A format character (Cf), a blank (:data:`BLANKS`), the combining grapheme joiner or a
-    variation selector: inside a name it changes nothing a player sees."""
-    return (unicodedata.category(char) == "Cf" or char in BLANKS or char == "\u034f"
-            or "\ufe00" <= char <= "\ufe0f")
+    """A format character (Cf), a blank (:data:`BLANKS`) or another character that Unicode
+    says to ignore in display (:data:`IGNORABLE`): inside a name it changes nothing a player
+    sees, so "An\U000e0100n" is Ann."""
+    return (unicodedata.category(char) == "Cf" or char in BLANKS
+            or any(low <= char <= high for low, high in IGNORABLE))
 
 
 def is_clean(value: object, max_length: int = 200) -> bool:

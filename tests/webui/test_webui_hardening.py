@@ -61,6 +61,9 @@ def send(client, path: str, payload: object, headers: dict | None = None):
     ["\u2800\u2800", "Bob"],           # the blank Braille pattern
     ["Ann", "Ann\u200b"],              # one name twice, one with a zero-width space
     ["Ann", "A\u00adnn"],              # ... a soft hyphen
+    ["Ann", "An\U000e0100n"],          # ... a variation selector of the supplement
+    ["Ann", "A\u17b4nn"],              # ... a Khmer inherent vowel, which draws nothing
+    ["Ann", "Ann\u180b"],              # ... a Mongolian variation selector
     ["Ann", "Ａnn"],                    # ... a full-width A
     ["Zoë", "Zoe\u0308"],              # ... the accent as a character of its own
 ])
