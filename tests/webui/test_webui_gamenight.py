@@ -123,6 +123,20 @@ def test_winner_moment_and_nothing_after_it(table):
         assert "Camera:" not in html
 
 
+def test_a_best_turn_of_one_point_says_point(table):
+    """One tile alone scores 1: the winner card says "1 point", in English and in Arabic,
+    whose plural rule has a form of its own for one."""
+    game = table.new_game(["Ann", "Bob"])
+    table.post(f"/api/games/{game}/turns", {"kind": "place", "tiles": [
+        {"x": 0, "y": 0, "colour": "red", "shape": "star"}]})
+    table.post(f"/api/games/{game}/finish", {"went_out": None})
+    html = table.client.get(f"/games/{game}/tablet").data.decode()
+    assert "Best turn: <bdi class=\"name\">Ann</bdi>, 1 point (turn 1)." in html
+    arabic = table.client.get(f"/games/{game}/tablet",
+                              headers={"Accept-Language": "ar"}).data.decode()
+    assert "نقطة واحدة" in arabic
+
+
 def test_only_legal_actions_are_offered(table):
     game = table.new_game()
     actions = table.client.get(f"/games/{game}/part/actions").data.decode()
