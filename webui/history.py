@@ -119,10 +119,32 @@ def merge_players():
     name, into = data.get("name"), data.get("into")
     if not isinstance(name, str) or not isinstance(into, str):
         raise PayloadError(_("Send the two names as {\"name\": ..., \"into\": ...}."))
-    played = {name_key(p) for row in games().rows() for p in row.players}
+    seated = [{name_key(p) for p in row.players} for row in games().rows()]
+    played = set().union(*seated)
     name, into = recorded(name, played), recorded(into, played)
+    if sat_together(name_key(name), name_key(into), seated, aliases()):
+        raise PayloadError(_("%(name)s and %(into)s played in the same game: they are two "
+                             "players, not one name typed two ways.", name=name, into=into))
     merge(name, into)
     return jsonify({"merged": name_key(name), "into": name_key(into)})
+
+
+def sat_together(name: str, into: str, seated: list[set[str]], merged: dict[str, str]) -> bool:
+    """Whether any game had a seat for each side of a merge of ``name`` into ``into`` (keys;
+    each side with the names already merged into it). Such a merge would count one game
+    twice for one player, and cannot be taken back: it is refused.
+
+    >>> sat_together("mia", "max", [{"mia", "max"}], {})
+    True
+    >>> sat_together("mia", "max", [{"mia", "moe"}, {"max", "moe"}], {})
+    False
+    >>> sat_together("moe", "max", [{"mia", "moe"}], {"mia": "max"})
+    True
+    """
+    target = merged.get(into, into)
+    ours = {name} | {n for n, player in merged.items() if player == name}
+    theirs = {target} | {n for n, player in merged.items() if player == target}
+    return any(seats & ours and seats & theirs for seats in seated)
 
 
 def recorded(value: str, played: set[str]) -> str:

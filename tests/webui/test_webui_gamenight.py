@@ -197,6 +197,25 @@ def test_archive_shows_winners_and_resume_and_hides_empty_games(table):
     assert f'/games/{open_game}/tablet">Tablet' in html and "At the table now." in html
 
 
+def test_players_who_sat_at_one_game_cannot_be_merged(table):
+    """A merge is for one person who typed their name two ways; two players of one game are
+    two people. Merging them counted that game twice for one player, with no way back."""
+    for players in (["Mia", "Moe"], ["Max", "Moe"]):
+        game = table.new_game(players)
+        table.place(game, ROW)
+        table.post(f"/api/games/{game}/finish", {"went_out": None})
+    refused = table.post("/api/players/merge", {"name": "Moe", "into": "Max"})
+    assert refused.status_code == 400 and "played in the same game" in refused.json["error"]
+    assert table.post("/api/players/merge", {"name": "Mia", "into": "Max"}).status_code == 200
+    # Moe sat with Mia, who now counts as Max: merging Moe into Max is refused too.
+    assert table.post("/api/players/merge", {"name": "Moe", "into": "Max"}).status_code == 400
+    html = table.client.get("/players").data.decode()
+    assert '<tr data-player="Max"><th scope="row"><bdi class="name">Max</bdi></th><td>2</td>' \
+        in html
+    assert '<tr data-player="Moe"><th scope="row"><bdi class="name">Moe</bdi></th><td>2</td>' \
+        in html
+
+
 def test_player_history_by_name_and_merge(table):
     for players, rows in ((["Ann", "Bob"], ROW), (["ann", "Cy"], ROW), (["Annie", "Bob"], [])):
         game = table.new_game(players)
