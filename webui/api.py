@@ -7,10 +7,12 @@ or CSRF or Origin, 404 unknown game, 409 a change the game refuses (say, an ille
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request
 from flask_babel import gettext as _
+from werkzeug.exceptions import TooManyRequests
 
 from engine.tiles import is_colour_set
 from vision.setprofile import BlockError, SetProfile, calibrate
@@ -305,10 +307,12 @@ def join():
     if isinstance(data.get("token"), str):
         ok = keys().token_ok(data["token"])
     elif isinstance(data.get("pin"), str):
-        ok = keys().try_pin(request.remote_addr or "", data["pin"])
-        if ok is None:
-            abort(429, _("Too many wrong PINs from this device: wait a while, or scan the "
-                         "QR code."))
+        address = request.remote_addr or ""
+        ok = keys().try_pin(address, data["pin"])
+        if ok is None:  # Retry-After: when this device may try again
+            raise TooManyRequests(_("Too many wrong PINs from this device: wait a while, or "
+                                    "scan the QR code."),
+                                  retry_after=math.ceil(keys().locked_for(address)) or 1)
     else:
         raise PayloadError(_("Send the PIN as {\"pin\": \"123456\"}."))
     if not ok:

@@ -115,6 +115,12 @@ class TableKeys:
                 strikes.lockouts += 1
             return False
 
+    def locked_for(self, address: str) -> float:
+        """Seconds until this address may try a PIN again (0 when it may now)."""
+        with self._lock:
+            strikes = self._strikes.get(address)
+            return max(0.0, strikes.locked_until - time.monotonic()) if strikes else 0.0
+
     def _remember(self, address: str, now: float) -> Strikes:
         if len(self._strikes) >= MAX_TRACKED:
             quiet = [a for a, s in self._strikes.items() if s.locked_until < now]

@@ -157,8 +157,10 @@ def test_wrong_pins_are_403_then_locked(app):
     wrong = f"{(int(pin) + 1) % 10**6:06d}"
     codes = [client.post("/api/join", json={"pin": wrong}).status_code for _ in range(5)]
     assert codes == [403] * 5
-    # Locked out: even the right PIN waits.
-    assert client.post("/api/join", json={"pin": pin}).status_code == 429
+    # Locked out: even the right PIN waits, and the answer says how long.
+    locked = client.post("/api/join", json={"pin": pin})
+    assert locked.status_code == 429
+    assert 1 <= int(locked.headers["Retry-After"]) <= 30
 
 
 def test_join_link_with_a_wrong_token_is_403(app):
