@@ -74,6 +74,7 @@ class Problem(StrEnum):
     NO_PHOTOS = "no_photos"
     BAD_PHOTO = "bad_photo"
     CANNOT_OPEN_CAMERA = "cannot_open_camera"
+    CANNOT_REACH_CAMERA = "cannot_reach_camera"
     CANNOT_OPEN_VIDEO = "cannot_open_video"
     UNDECODABLE = "video_undecodable"
     STALLED = "camera_stalled"
@@ -88,6 +89,8 @@ def english(problem: Problem, target: str, seconds: float = 0.0) -> str:
         Problem.BAD_PHOTO: f"cannot read photo {target}: not an image or corrupt",
         Problem.CANNOT_OPEN_CAMERA: f"cannot open camera {target}: is it plugged in and not "
                                     "used by another program?",
+        Problem.CANNOT_REACH_CAMERA: f"cannot reach camera {target}: is the phone or camera on, "
+                                     "streaming, and on this network?",
         Problem.CANNOT_OPEN_VIDEO: f"cannot open video {target}: is it a video file OpenCV "
                                    "can decode?",
         Problem.UNDECODABLE: f"video {target} has no frame that can be decoded (corrupt or not "
@@ -192,8 +195,7 @@ class CaptureSource(FrameSource):
         self.capture = (open_capture or _open_capture)(target)
         if not self.capture.isOpened():
             self.capture.release()
-            raise SourceError(Problem.CANNOT_OPEN_CAMERA if live else Problem.CANNOT_OPEN_VIDEO,
-                              shown)
+            raise SourceError(_open_problem(target, live), shown)
         fps = 0.0 if live else self.capture.get(cv2.CAP_PROP_FPS)
         self.fps = fps if 1.0 <= fps <= 240.0 else 10.0
 
@@ -264,10 +266,22 @@ class CaptureSource(FrameSource):
             self._reader.join(READ_TIMEOUT_MS / 1000 + 1)
 
 
+def _is_stream(target: str | int) -> bool:
+    return isinstance(target, str) and target.lower().startswith(STREAM_PREFIXES)
+
+
+def _open_problem(target: str | int, live: bool) -> Problem:
+    """Why a capture did not open: a network camera is out of reach (off, or on another
+    network), a webcam unplugged or busy, a video file unreadable; each wants its own fix."""
+    if not live:
+        return Problem.CANNOT_OPEN_VIDEO
+    return Problem.CANNOT_REACH_CAMERA if _is_stream(target) else Problem.CANNOT_OPEN_CAMERA
+
+
 def _open_capture(target: str | int) -> cv2.VideoCapture:
     """OpenCV's capture, with timeouts on opening and on each read of a network camera, and
     a webcam asked for ``CAMERA_SIZE`` (a network camera's picture is set in its own app)."""
-    if isinstance(target, str) and target.lower().startswith(STREAM_PREFIXES):
+    if _is_stream(target):
         return cv2.VideoCapture(target, cv2.CAP_ANY, [
             cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, OPEN_TIMEOUT_MS,
             cv2.CAP_PROP_READ_TIMEOUT_MSEC, READ_TIMEOUT_MS])

@@ -202,6 +202,9 @@ def say_camera(camera: dict[str, Any]) -> str:
         case Problem.CANNOT_OPEN_CAMERA:
             return _("cannot open camera %(target)s (unplugged, or in use by another program)",
                      target=target)
+        case Problem.CANNOT_REACH_CAMERA:
+            return _("cannot reach camera %(target)s (switched off, not streaming, or not on "
+                     "this Wi-Fi)", target=target)
         case Problem.CANNOT_OPEN_VIDEO:
             return _("cannot open the video %(target)s (not a video this program can read)",
                      target=target)

@@ -204,6 +204,8 @@ def camera_failures(folder) -> dict[str, SourceError]:
 
     return {
         "camera will not open": source_failure(capture(0, True, False)),
+        "network camera out of reach": source_failure(capture("http://10.0.0.9:8080/mjpg", True,
+                                                              False)),
         "video will not open": source_failure(capture("game.mp4", False, False)),
         "camera stalls": source_failure(capture(0, True, True)),
         "video has no frame": source_failure(capture("game.mp4", False, True)),
