@@ -204,6 +204,9 @@ def test_an_ended_game_takes_no_more_moves(table, stills):
     camera.show(stills[2])
     now = state(t)
     assert now["ended"] and now["pending"] is None and len(now["turns"]) == 1
+    # The camera sees a move the ended game does not hold: no card about it on the tablet.
+    assert not now["camera_board"]["agrees"]
+    assert "data-reconcile" not in t.client.get(f"/games/{game}/tablet").data.decode()
 
 
 def test_a_game_ended_by_mistake_plays_on_with_every_turn_kept(table, stills):
