@@ -308,7 +308,7 @@ def open_source(spec: str | int, realtime: bool | None = None, seed: int = 1) ->
         return DemoSource(seed, realtime=True if realtime is None else realtime)
     if isinstance(spec, int) or text.isdigit():
         return CaptureSource(int(text), live=True, realtime=True)
-    if text.lower().startswith(STREAM_PREFIXES):
+    if _is_stream(text):
         return CaptureSource(text, live=True, realtime=True)
     path = Path(text).expanduser()
     if path.is_dir():

@@ -17,6 +17,7 @@ from live_support import ScriptedCamera, confirm_a_phantom
 from replay_scenes import MOVE_1, MOVE_2, MOVE_3, renders
 from webui_support import Table, make_app
 
+from vision.source import SMALL_PICTURE
 from vision.tracker import MoveTracker
 from webui.app import attach_live
 
@@ -532,4 +533,4 @@ def test_the_camera_state_names_the_size_of_its_pictures(table, stills):
     camera.show(stills[0])
     height, width = stills[0].shape[:2]
     assert state(t)["camera"]["size"] == [width, height]
-    assert state(t)["camera"]["small"] is (max(width, height) < 960)
+    assert state(t)["camera"]["small"] is (max(width, height) < SMALL_PICTURE)
