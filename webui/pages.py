@@ -66,12 +66,10 @@ def js_strings() -> dict[str, str]:
         "ask_void": _("Remove turn %(n)s by %(name)s? Every later turn is scored again."),
         "ask_pin": _("Make a new PIN and QR code? The old ones stop working."),
         "ask_play_on": _("Take back the end of the game and play on?"),
-        "ask_accept": _("Make the game match the camera? %(n)s of its tiles change, and the "
-                        "turns that placed them are scored again."),
+        # A count with a label, not in a sentence: the script cannot pick plural forms.
+        "ask_accept": _("Make the game match the camera? Tiles that change: %(n)s. The turns "
+                        "that placed them are scored again."),
         "edit_title": _("Edit turn %(n)s by %(name)s"),
-        "now_place": _("Now: %(n)s tiles for %(points)s points."),
-        "now_exchange": _("Now: an exchange of %(n)s tiles."),
-        "now_pass": _("Now: a pass."),
         # A dialog closed because another device (or the camera) changed what it was about.
         "stale_confirmed": _("This move was confirmed on another device meanwhile."),
         "stale_dismissed": _("This move was set aside on another device meanwhile (Not a "

@@ -779,7 +779,7 @@ def test_the_table_is_right_asks_before_it_changes_confirmed_turns(live, open_pa
     live.games.set_view([*seen, *SEEN], [])
     page = open_page("tablet", f"{live.base}/games/{game}/tablet")
     page.click("[data-action=table-accept].big")
-    expect(page.locator("#ask-dialog")).to_contain_text("1 of its tiles change")
+    expect(page.locator("#ask-dialog")).to_contain_text("Tiles that change: 1.")
     page.click("#ask-dialog button[value=no]")
     expect(page.locator("#ask-dialog")).to_be_hidden()
     assert len(live.games.get(game).table.turns[1].turn.tiles) == 2

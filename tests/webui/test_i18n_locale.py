@@ -146,3 +146,34 @@ def test_arabic_counts_pick_the_right_plural_form(app):
     forms = translations("ar")._catalog  # {(msgid, form index): text}
     expected = forms[("%(num)s tile in the bag", 4)] % {"num": bag}
     assert shows(response, expected)
+
+
+def edit_now(page: str) -> list[str]:
+    """What each Edit button tells its dialog the turn is now, newest turn first."""
+    return [html.unescape(m) for m in re.findall(r'data-action="edit"[^>]*data-now="([^"]*)"',
+                                                 page)]
+
+
+@pytest.mark.parametrize(("code", "one", "two"), [
+    ("en", "Now: 1 tile for 1 point.", "Now: 2 tiles for 4 points."),
+    ("ar", "الآن: قطعة واحدة مقابل نقطة واحدة.", "الآن: قطعتان مقابل 4 نقاط."),
+])
+def test_the_edit_dialog_counts_tiles_and_points_with_plural_forms(app, code, one, two):
+    """The dialog's "Now:" line is counted on the server, where each language's plural forms
+    are: the script alone wrote "1 tiles for 1 points" in every language."""
+    table = Table(app)
+    table.client.set_cookie(i18n.COOKIE, code)
+    game = table.new_game()
+    table.place(game, [{"x": 0, "y": 0, "colour": "red", "shape": "square"}])
+    table.place(game, [{"x": 0, "y": 1, "colour": "red", "shape": "circle"},
+                       {"x": 1, "y": 1, "colour": "blue", "shape": "circle"}])
+    assert edit_now(table.client.get(f"/games/{game}/tablet").text) == [two, one]
+
+
+def test_the_edit_dialog_counts_an_exchange_of_one_tile(app):
+    table = Table(app)
+    game = table.new_game()
+    exchange = {"kind": "exchange", "count": 1}
+    assert table.post(f"/api/games/{game}/turns", exchange).status_code == 200
+    assert edit_now(table.client.get(f"/games/{game}/tablet").text) == [
+        "Now: an exchange of 1 tile."]

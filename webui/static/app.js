@@ -399,7 +399,8 @@ function editMovedOn(index, turns, turn) {
   return (data) => byCount(data) || (turnWas(data.turns[index]) === was ? null : "stale_turns");
 }
 
-function openEdit(index) {
+// now: what the turn is, in words, from its Edit button (counted with plural forms there).
+function openEdit(index, now) {
   const turn = state.turns[index];
   editing = { index, turns: state.turns.length,
     tiles: turn.kind === "place" ? turn.tiles.map((t) => ({ ...t })) : [],
@@ -407,9 +408,7 @@ function openEdit(index) {
   drawEditTiles();
   const name = state.players[turn.player].name;
   editDialog.querySelector("[data-edit-title]").textContent = fmt("edit_title", { n: index + 1, name });
-  const now = { place: ["now_place", { n: editing.tiles.length, points: turn.score }],
-    exchange: ["now_exchange", { n: turn.count }], pass: ["now_pass", {}] }[turn.kind];
-  editDialog.querySelector("[data-edit-now]").textContent = fmt(...now);
+  editDialog.querySelector("[data-edit-now]").textContent = now;
   // Only what can be saved: tiles to fix for a placement; a pass only once the bag is empty.
   editDialog.querySelector("[data-action=save-edit]").hidden = !editing.tiles.length;
   editDialog.querySelector("[data-edit-hint]").hidden = !editing.tiles.length;
@@ -493,7 +492,7 @@ const actions = {
     const seat = b.dataset.wentOut;
     return send("POST", api("/finish"), { went_out: seat === "" ? null : Number(seat) });
   },
-  edit: (b) => openEdit(Number(b.dataset.index)),
+  edit: (b) => openEdit(Number(b.dataset.index), b.dataset.now),
   "save-edit": () => saveEdit({ kind: "place", tiles: plainTiles(editing.tiles) }),
   "edit-pass": () => saveEdit({ kind: "pass" }),
   "edit-exchange": (b) => saveEdit({ kind: "exchange", count: Number(b.dataset.count) }),
