@@ -26,6 +26,7 @@ from .games import Conflict, Games, UnknownGame
 from .i18n import init_i18n
 from .live import LiveLoop, Tracker
 from .streams import StreamGate
+from .validate import StrictJSON
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +49,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.config.update(DEFAULTS)
     app.config.update(config or {})
-    app.json.ensure_ascii = False  # type: ignore[attr-defined]  # Flask's default provider
+    app.json = StrictJSON(app)
+    app.json.ensure_ascii = False
     event_log = EventLog(app.config["DB_PATH"])
     games.init_app(app, event_log)
     auth.init_app(app, event_log)

@@ -11,6 +11,7 @@ import unicodedata
 from typing import Any
 
 from flask import request
+from flask.json.provider import DefaultJSONProvider
 from flask_babel import lazy_gettext as _l
 
 from .codec import PayloadError
@@ -106,3 +107,19 @@ def body() -> dict[str, Any]:
     if not isinstance(data, dict):
         raise PayloadError(_l("The request body must be a JSON object."))
     return data
+
+
+class StrictJSON(DefaultJSONProvider):
+    """Flask's JSON without Python's extras NaN, Infinity and -Infinity in what it reads.
+
+    They are not JSON (RFC 8259), and a number that holds one compares false with every
+    bound, so a body that carries one is refused as bad JSON before any field sees it.
+    """
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        kwargs.setdefault("parse_constant", _no_constant)
+        return super().loads(s, **kwargs)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")

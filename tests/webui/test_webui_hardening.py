@@ -354,3 +354,14 @@ def test_an_exchange_of_a_bad_count_names_the_real_range(table, count):
     assert response.status_code == 400
     assert response.json["error"] == "an exchange swaps between 1 and 6 tiles"
     assert table.client.get(f"/api/games/{game}/state").json["turns"] == []
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_nan_and_infinity_are_not_json_and_store_nothing(table, constant):
+    """Python's reader takes them; RFC 8259 does not, and no field should ever see one."""
+    body = '{"players": ["Ann", "Bob"], "seats": ' + constant + '}'
+    response = table.client.post("/api/games", data=body, content_type="application/json",
+                                 headers=table.headers)
+    assert response.status_code == 400
+    assert response.json["error"] == "The request body must be a JSON object."
+    assert table.client.get("/api/games").json == []
