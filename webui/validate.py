@@ -8,7 +8,7 @@ refused here with a 400 and a reason, so nothing stored can later fail to read b
 from __future__ import annotations
 
 import unicodedata
-from typing import Any
+from typing import Any, NoReturn
 
 from flask import request
 from flask.json.provider import DefaultJSONProvider
@@ -121,5 +121,5 @@ class StrictJSON(DefaultJSONProvider):
         return super().loads(s, **kwargs)
 
 
-def _no_constant(name: str) -> Any:
+def _no_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not JSON")
