@@ -416,6 +416,9 @@ class StableGate:
     _doubt: tuple[np.ndarray, float, np.ndarray] | None = None
     """The doubted still picture, its time and its change mask, until resolved."""
     _still: list[np.ndarray] = field(default_factory=list)
+    _former: np.ndarray | None = None
+    """The reference before the last new position, in the reference's pixels (see
+    :meth:`_not_undoing`)."""
 
     def update(self, image: np.ndarray, t: float) -> bool:
         thumb = thumbnail(image)
@@ -460,8 +463,12 @@ class StableGate:
                 self._rebase(thumb, t)  # follows slow light drift and a knocked camera
                 self._done = True
                 return False
-            if (changed < GLOBAL_FRACTION and settled < ARM_PATIENCE
-                    and arm_over(mask, self.footprint)):
+            arm = (changed < GLOBAL_FRACTION and settled < ARM_PATIENCE
+                   and arm_over(mask, self.footprint))
+            if arm:
+                mask = self._not_undoing(mask, thumb)
+                arm = arm_over(mask, self.footprint)
+            if arm:
                 if not self._searched:
                     self._searched = True  # once per still spell: perhaps the camera turned
                     self._motion = camera_motion(self._reference, thumb, TURNS)  # further
@@ -498,8 +505,23 @@ class StableGate:
         """Take ``thumb``, seen still at ``t``, as the new still position."""
         self.unseen = self._gap or (self._reference is not None and self._moving_frames <= 2)
         self._appeared = (self._lasting(t), self._earlier, self._motion)
-        self._rebase(thumb, t)
+        self._rebase(thumb, t, new_position=True)
         self._done = True
+
+    def _not_undoing(self, mask: np.ndarray, thumb: np.ndarray) -> np.ndarray:
+        """``mask`` less where ``thumb`` shows again what the picture before the last position
+        let through showed (:attr:`_former`).
+
+        An arm resting at the edge can pass for still for a moment (its reach into the
+        picture on the edge of ``ARM_DEPTH``), and then the reference holds it. Once it has
+        left, its outline is a change crossing the edge against the reference, still spell
+        after still spell: the gate waited for that "arm" to leave, and every later move was
+        lost (game 119 of the hardest footage, 41 of 48 moves). Against the picture before,
+        an arm really there changes the edge too; an arm gone does not.
+        """
+        if self._former is None:
+            return mask
+        return mask & changed_mask(self._former, thumb, self._motion)
 
     def _watch(self, thumb: np.ndarray, t: float) -> None:
         """Track the camera against the reference and when each pixel started to differ.
@@ -531,16 +553,25 @@ class StableGate:
             return None
         return np.where(t - last <= SINCE_GAP, since, np.inf)
 
-    def _rebase(self, thumb: np.ndarray, t: float) -> None:
+    def _rebase(self, thumb: np.ndarray, t: float, new_position: bool = False) -> None:
         """Make ``thumb`` the still reference: later change is measured from it. What changed
-        for good since the old one joins the earlier changes, moved into ``thumb``'s pixels."""
+        for good since the old one joins the earlier changes, moved into ``thumb``'s pixels,
+        and so does the picture before the last new position (``new_position``: ``thumb`` is
+        one; else it is the same position, the light or the camera drifted)."""
         lasting, earlier = self._lasting(t), self._earlier
         if lasting is not None and earlier is not None:
             lasting = np.where(np.isfinite(lasting), lasting, earlier)
         kept = earlier if lasting is None else lasting
-        if kept is not None and self._reference is not None:
-            kept = _moved(kept, self._motion, self._reference.shape[:2])
+        former = self._reference if new_position else self._former
+        if self._reference is not None:
+            shape = self._reference.shape[:2]
+            if kept is not None:
+                kept = _moved(kept, self._motion, shape)
+            if former is not None:
+                former = cv2.warpAffine(former, self._motion.matrix(shape), shape[::-1],
+                                        flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         self._reference, self._motion, self._since, self._earlier = thumb, Motion(), None, kept
+        self._former = former
         self._moving_frames, self._gap = 0, False
 
     def appeared_at(self, points: np.ndarray, shape: tuple[int, ...]) -> list[float | None]:
@@ -574,6 +605,7 @@ class StableGate:
     def reset(self) -> None:
         """Forget the last position: the next still scene is scanned whatever it shows."""
         self._anchor = self._reference = self._since = self._appeared = self._earlier = None
+        self._former = None
         self._motion, self._moving_frames, self._gap = Motion(), 0, False
         self.unseen = self._done = self._asked = self._stirred = False
         self._doubt = None

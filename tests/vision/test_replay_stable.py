@@ -203,6 +203,29 @@ def test_a_move_laid_out_to_the_frame_edge_is_let_through_when_its_tiles_explain
     assert _film(gate, [(laid, 2.0)], rng, start=5.0, tiles=tiles, wobble=0.5) == []
 
 
+def test_an_arm_taken_for_still_does_not_hold_back_every_later_move_once_it_has_left():
+    """An arm let through as still (here, read tiles seemed to explain it) is in the still
+    reference. Gone, it left an arm-shaped change at the edge against that reference, and
+    the gate waited for it to leave, move after move: game 119 of the hardest footage lost
+    41 of its 48 moves so."""
+    rng = np.random.default_rng(7)
+    gate = StableGate()
+    row = [(483 + 27 * i, 360) for i in range(3)]
+    gate.footprint = _footprint(row, pitch=27)
+    assert _film(gate, [(_table(3), 2.0)], rng, wobble=0.5) == [gate.still_seconds]
+    resting = _table(3)
+    resting[300:420, 860:] = (110, 140, 200)  # an arm from the right edge, off the tiles
+    misread = _footprint([(x, y) for x in range(870, 960, 27) for y in range(150, 600, 27)],
+                         pitch=27)
+    assert len(_film(gate, [(resting, 2.0)], rng, start=2.0, tiles=misread, wobble=0.5)) == 1
+    gate.footprint = _footprint(row, pitch=27)
+    for start, tiles in ((4.0, 5), (7.0, 7)):  # the arm has gone; two moves, a second apart
+        placed = _footprint([(483 + 27 * i, 360) for i in range(tiles)], pitch=27)
+        fired = _film(gate, [(_hand(_table(tiles - 2)), 1.0), (_table(tiles), 2.0)], rng,
+                      start=start, tiles=placed, wobble=0.5)
+        assert len(fired) == 1 and fired[0] - (start + 1.0) < 1.0, (start, fired)
+
+
 # --------------------------------------------------------------------------- a board at the rim
 
 PITCH = 30
