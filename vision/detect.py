@@ -269,7 +269,7 @@ def find_symbols(work: Work) -> list[Symbol]:
                            found, CLEAR_CONTRAST)
     if not found:
         return []
-    symbols = _consistent_sizes(found)
+    symbols = _consistent_sizes(_unstretched(found))
     if len(symbols) > MAX_SYMBOLS:  # keep the clearest, in the order they were found
         clearest = sorted(np.argsort([-s.contrast for s in symbols], kind="stable")[:MAX_SYMBOLS])
         symbols = [symbols[i] for i in clearest]
@@ -323,6 +323,47 @@ def _enclosed(dark: np.ndarray, max_extent: float, ring: tuple[np.ndarray, float
                    spread=(float(xx), float(xy), float(yy)))
             for x, y, a, e, c, xx, xy, yy in zip(cx[keep], cy[keep], area[keep], extent[keep],
                                                  contrast, *holes[keep, 7:10].T, strict=True)]
+
+
+MAX_ELONGATION = 1 / 0.3
+"""Longest a candidate's outline may be drawn out in a view from above (:func:`_unstretched`),
+as the square root of its principal second moments' ratio: a rectangle's side ratio, as in
+the box test of :func:`_enclosed` (shorter side at least 0.3 of the longer), which sees only
+slivers along the picture's axes. The table seen between tiles laid askew of the picture is a
+sliver at 35 degrees with a square box: in a rendered game's video (116 of the hardest
+footage) one, 4.5 times as long as wide, pulled the first lattice off the tiles' axes, and
+its tracker lost 19 of 52 moves."""
+
+ROUND_VIEW = 1.3
+"""Most the view may draw the symbols out (their median spread's elongation) for
+:data:`MAX_ELONGATION` to apply: seen from about 40 degrees off vertical on, symbols are
+drawn out 1.3 times and more, and the table through the gaps between rows shows as slivers
+that the lattice and :func:`vision.topface.through_gap` deal with. Dropping them lost 2 of
+1,500 tiles of the rendered boards at 50-60 degrees (`python -m vision.evaluate.real
+--oblique 40`), and at 1.5 still one; the frame of game 116 draws its symbols out 1.16."""
+
+
+def _unstretched(found: list[Symbol]) -> list[Symbol]:
+    """``found`` less the candidates drawn out more than :data:`MAX_ELONGATION`, where the
+    view draws the symbols out no more than :data:`ROUND_VIEW` (the median of their spreads,
+    each scaled to one size; round with fewer than three)."""
+    spreads = np.array([s.spread for s in found if s.spread is not None], np.float64)
+    if not len(spreads):
+        return found
+    unit = spreads / (spreads[:, 0] + spreads[:, 2])[:, None]
+    if len(unit) >= 3 and _elongation(np.median(unit, axis=0)[None])[0] > ROUND_VIEW:
+        return found
+    keep = iter(_elongation(spreads) <= MAX_ELONGATION)
+    return [s for s in found if s.spread is None or next(keep)]
+
+
+def _elongation(moments: np.ndarray) -> np.ndarray:
+    """For rows of second moments (xx, xy, yy), the square root of the larger principal
+    moment over the smaller (1 for a round outline; inf for a line)."""
+    xx, xy, yy = moments.T
+    mean, half = (xx + yy) / 2, np.sqrt(((xx - yy) / 2) ** 2 + xy ** 2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.sqrt((mean + half) / np.maximum(mean - half, 0.0))
 
 
 def _holes(mask: np.ndarray, min_side: float, max_side: float,

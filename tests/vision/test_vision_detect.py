@@ -93,6 +93,20 @@ def test_holes_measured_from_their_corners_alone_are_the_same():
     np.testing.assert_allclose(corners, every)
 
 
+def test_a_sliver_of_table_askew_to_the_picture_is_no_symbol():
+    """Table seen through a crack in a tile body, drawn out along the tiles' axis at 35
+    degrees: its box is nearly square, so only its moments show it is 4 times as long as
+    wide (the gap between tiles laid askew of a rendered game's video was so)."""
+    image, h = _scene([(0, 0), (1, 0), (2, 0)], angle=35)
+    body = lattice.project(h, np.array([[0.54, 0.54], [1.46, 0.54], [1.46, 1.46], [0.54, 1.46]]))
+    cv2.fillPoly(image, [np.round(body).astype(np.int32)], (25, 25, 25))
+    ends = np.round(lattice.project(h, np.array([[0.75, 1.0], [1.25, 1.0]]))).astype(int)
+    cv2.line(image, tuple(ends[0].tolist()), tuple(ends[1].tolist()), (150, 190, 228), 4)
+    found = np.array([s.center for s in detect.prepare(image).symbols])
+    np.testing.assert_allclose(np.sort(found, axis=0), np.sort(lattice.project(
+        h, np.array([[0.0, 0.0], [1.0, 0.0], [2.0, 0.0]])), axis=0), atol=1.5)
+
+
 def test_cells_follow_the_tiles_when_the_photo_is_turned():
     cells = [(0, 0), (1, 0), (2, 0), (3, 0), (3, 1), (3, 2), (0, 1), (0, 2), (1, 2)]
     for angle in (0.0, 17.0, 45.0, 80.0):
