@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import http.client
+import socket
+import subprocess
+import sys
 import threading
 import time
 import urllib.error
@@ -10,7 +13,7 @@ import urllib.error
 import numpy as np
 import pytest
 from live_support import ScriptedCamera
-from webui_support import ROW, Servers, Table, make_app
+from webui_support import REPO, ROW, Servers, Table, free_port, make_app
 
 from vision.tracker import MoveTracker
 from webui.app import attach_live
@@ -29,6 +32,36 @@ def test_prints_address_pin_and_qr(servers):
     assert f"{server.base}/table" in server.output
     assert "PIN" in server.output
     assert "▀" in server.output or "█" in server.output  # the QR code, drawn in the terminal
+
+
+def _serve_again(port: int, db) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "webui.cli", "serve", "--camera", "none", "--host", "127.0.0.1",
+         "--port", str(port), "--db", str(db)], capture_output=True, text=True, timeout=60,
+        cwd=REPO)
+
+
+def test_a_second_server_on_the_same_file_is_refused_and_the_first_keeps_its_game(servers):
+    """Two servers on one file each kept their own game and both wrote turns: after a
+    restart a turn belonged to the wrong player."""
+    server = servers("none")
+    game = server.api("POST", "/api/games", {"players": ["Ann", "Bob"]})["id"]
+    second = _serve_again(free_port(), server.db)
+    assert second.returncode == 2
+    assert "another qwirkle serve is already using" in second.stderr
+    assert "Traceback" not in second.stderr + second.stdout and "PIN" not in second.stdout
+    server.api("POST", f"/api/games/{game}/pending", {"tiles": ROW})
+    assert server.api("POST", f"/api/games/{game}/pending/confirm")["turns"]
+
+
+def test_a_port_in_use_is_said_in_one_line_before_any_pin(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        run = _serve_again(taken.getsockname()[1], tmp_path / "games.sqlite3")
+    assert run.returncode == 2
+    assert "cannot listen on 127.0.0.1 port" in run.stderr and "--port" in run.stderr
+    assert "Traceback" not in run.stderr + run.stdout and "PIN" not in run.stdout
 
 
 def test_sigkill_loses_no_confirmed_action(servers):

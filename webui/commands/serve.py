@@ -15,6 +15,7 @@ import sys
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import segno
@@ -24,9 +25,12 @@ from engine.tiles import COLOURS
 from vision.source import FrameSource, SourceError, open_source, redact_url
 from vision.tracker import MoveTracker
 from webui.app import attach_live, create_app
-from webui.commands import add_set_option, colour_list, set_profile
+from webui.commands import CommandError, add_set_option, colour_list, set_profile
 from webui.games import Games
 from webui.streams import REQUEST_THREADS, STREAMS_TOTAL
+
+if TYPE_CHECKING:
+    from vision.setprofile import SetProfile
 
 EXAMPLE = """examples:
   qwirkle serve                                  # webcam 0, or the demo when there is none
@@ -196,15 +200,52 @@ def close_stalled_connections(server) -> None:
     server.maintenance = maintenance
 
 
+def hold_db(db: Path) -> contextlib.AbstractContextManager[object] | None:
+    """An exclusive lock on ``db`` for as long as the returned file stays open; None when
+    another `qwirkle serve` holds it.
+
+    Two servers on one file each keep their own game in memory and both write turns to it:
+    on the next start the game replays both, and a turn lands on the wrong player. The lock
+    is the operating system's (``flock``), so a server killed with ``kill -9`` leaves none
+    behind. Where there is no ``flock`` (Windows) nothing is locked.
+    """
+    try:
+        import fcntl
+    except ImportError:
+        return contextlib.nullcontext()
+    lock = open(db.with_name(db.name + ".lock"), "a+")  # noqa: SIM115  # held while serving
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        lock.close()
+        return None
+    return lock
+
+
 def run(args: argparse.Namespace) -> int:
     profile = set_profile(args)
     db = args.db or default_db()
     db.parent.mkdir(parents=True, exist_ok=True)
+    lock = hold_db(db)
+    if lock is None:
+        raise CommandError(f"another qwirkle serve is already using {db}. Use its page, or "
+                           "stop it first, or give this one another file with --db.")
+    with lock:
+        return _serve(args, db, profile)
+
+
+def _serve(args: argparse.Namespace, db: Path, profile: SetProfile | None) -> int:
     host = lan_address() if args.host in ("0.0.0.0", "::") else args.host
     url = f"http://{host}:{args.port}"
     app = create_app({"DB_PATH": str(db), "COLOURS": args.colours, "PUBLIC_URL": url,
                       "HOST_ADDRESSES": own_addresses(host),
                       "ALLOW_HOSTS": tuple(name.strip().lower() for name in args.allow_host)})
+    try:  # before any PIN is shown: a server that cannot listen has no tablets to join
+        server = make_server(app, args.host, args.port)
+    except OSError as error:
+        raise CommandError(f"cannot listen on {args.host} port {args.port} ({error.strerror}): "
+                           "another program, perhaps another qwirkle serve, uses it. Give "
+                           "another --port.") from None
     spec = camera_spec(args.camera)
     games = app.extensions["qwirkle_games"]
     if profile is not None:
@@ -232,7 +273,6 @@ def run(args: argparse.Namespace) -> int:
     segno.make(join, error="m").terminal(out=sys.stdout, compact=True)
     print(f"Join link: {join}")
     print(f"Games are kept in {db}", flush=True)
-    server = make_server(app, args.host, args.port)
     try:
         server.run()
     finally:
