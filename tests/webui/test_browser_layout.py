@@ -708,6 +708,20 @@ def test_the_end_dialog_and_play_on_close_once_another_device_did_it(live, open_
     expect(page.locator("[data-winner]")).to_have_count(0)
 
 
+def test_an_open_edit_dialog_closes_when_another_device_ends_the_game(live, open_page):
+    """Saved after the end, it changed a finished game's turn with no word said."""
+    from playwright.sync_api import expect
+
+    game = live.game()
+    live.games.play(game, {"kind": "exchange", "count": 1})
+    page = open_page("tablet", f"{live.base}/games/{game}/tablet")
+    page.click("[data-action=edit][data-index='0']")
+    expect(page.locator("#edit-dialog")).to_be_visible()
+    live.games.act(game, "finish", {"went_out": None})
+    expect(page.locator("#edit-dialog")).to_be_hidden()
+    expect(page.locator("#toast")).to_contain_text("The game was ended on another device")
+
+
 def test_a_refusal_on_a_phone_leaves_confirm_free_to_tap(live, open_page):
     """Another tablet undid the turn first: the message saying so (two lines on a phone)
     stands above the Confirm bar, whose Confirm and Not a move stay free to tap while it

@@ -389,13 +389,14 @@ function drawEditTiles() {
   });
 }
 
-// The edit is stale once the turns changed (the server refuses it) or this turn did (it
-// would overwrite what another device just saved).
+// The edit is stale once the turns changed (the server refuses it), this turn did (it
+// would overwrite what another device just saved), or the game ended (its turns are final
+// there; Play on opens them again).
 const turnWas = (turn) => (turn ? `${turn.kind} ${turn.count} ${tileItems(turn.tiles)}` : "");
 
 function editMovedOn(index, turns, turn) {
   const was = turnWas(turn);
-  const byCount = turnsMovedOn(turns);
+  const byCount = turnsMovedOn(turns, true);
   return (data) => byCount(data) || (turnWas(data.turns[index]) === was ? null : "stale_turns");
 }
 
