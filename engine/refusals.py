@@ -93,6 +93,11 @@ class IllegalMove(ValueError):
         self.refusal = refusal
 
 
+def _tiles(count: int) -> str:
+    """``count`` tiles in English words: "1 tile", "2 tiles"."""
+    return f"{count} tile" if count == 1 else f"{count} tiles"
+
+
 def _cell(cell: Cell) -> str:
     return f"({cell[0]}, {cell[1]})"
 
@@ -145,12 +150,12 @@ def english(refusal: Refusal) -> str:
         case Illegal.EXCHANGE_COUNT:
             return f"an exchange swaps 1 to {r.most} tiles, not {r.count}"
         case Illegal.BAG_TOO_SMALL:
-            return f"cannot exchange {r.count} tiles: the bag holds only {r.bag}"
+            return f"cannot exchange {_tiles(r.count)}: the bag holds only {r.bag}"
         case Illegal.PASS_WITH_BAG:
-            return (f"a player may pass only once the bag is empty ({r.bag} tiles left); "
+            return (f"a player may pass only once the bag is empty ({_tiles(r.bag)} left); "
                     "exchange instead")
         case Illegal.GO_OUT_WITH_BAG:
-            return f"{r.player} cannot go out while the bag holds {r.bag} tiles"
+            return f"{r.player} cannot go out while the bag holds {_tiles(r.bag)}"
         case Illegal.BAD_TURN:
             return f"turn {r.turn + 1} ({r.player}): {_cause(r)}"
         case Illegal.BREAKS_LATER_TURN:

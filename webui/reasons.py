@@ -70,9 +70,10 @@ def say(refusal: Refusal) -> str:
         case Illegal.EXCHANGE_COUNT:
             return _("An exchange swaps 1 to %(max)s tiles.", max=r.most)
         case Illegal.BAG_TOO_SMALL:
-            return ngettext("Cannot exchange %(n)s tiles: the bag holds only %(num)s tile.",
-                            "Cannot exchange %(n)s tiles: the bag holds only %(num)s tiles.",
-                            r.bag, n=r.count)
+            # two counts, each with its own plural form
+            return _("Cannot exchange %(tiles)s: the bag holds only %(left)s.",
+                     tiles=ngettext("%(num)s tile", "%(num)s tiles", r.count),
+                     left=ngettext("%(num)s tile", "%(num)s tiles", r.bag))
         case Illegal.PASS_WITH_BAG:
             return ngettext("A player may pass only once the bag is empty (%(num)s tile "
                             "left); exchange instead.",

@@ -185,6 +185,17 @@ def test_every_engine_refusal_is_said_in_the_readers_language(app, kind, code):
         assert not re.search(r"\b(the|tiles?|line|bag|turn)\b", said), said
 
 
+@pytest.mark.parametrize(("code", "said"), [
+    ("en", "Cannot exchange 1 tile: the bag holds only 0 tiles."),
+    ("ar", "لا يمكن تبديل قطعة واحدة: في الكيس 0 قطعة فقط."),
+])
+def test_an_exchange_refused_counts_both_numbers_with_their_own_plural(app, code, said):
+    """It said "Cannot exchange 1 tiles": only the bag's count had plural forms."""
+    empty = next(table for table in replay(simulate(players=2, seed=1)) if table.bag_size == 0)
+    with app.test_request_context("/", headers={"Accept-Language": code}):
+        assert say(refusal(lambda: empty.play(Exchange(1)))) == said
+
+
 def source_failure(make) -> SourceError:
     """The SourceError of making a source and reading its first frame."""
     with pytest.raises(SourceError) as failed:
