@@ -127,7 +127,19 @@ class TableGame:
     @property
     def bag_size(self) -> int:
         """Tiles left in the bag: all not on the table, less full hands, while any remain."""
-        return max(0, len(self._unseen) * COPIES - len(self.board) - HAND * len(self.players))
+        return self.bag_before(len(self.turns))
+
+    def bag_before(self, index: int) -> int:
+        """Tiles in the bag when turn ``index`` was played: what it could exchange, and none
+        for a pass. An exchange leaves the bag as full as it was, so only tiles laid count.
+
+        >>> game = TableGame.new(["Ann", "Bob"]).play(Place(((0, 0, Tile("red", "star")),)))
+        >>> game.bag_before(0), game.bag_before(1), game.bag_size
+        (96, 95, 95)
+        """
+        laid = sum(len(record.turn.tiles) for record in self.turns[:index]
+                   if isinstance(record.turn, Place))
+        return max(0, len(self._unseen) * COPIES - laid - HAND * len(self.players))
 
     @property
     def current_player(self) -> int:

@@ -100,7 +100,8 @@ def game_json(game: Game) -> dict[str, Any]:
         "went_out": table.went_out,
         "turns": [
             dict(turn_json(record.turn), index=record.index, player=record.player,
-                 score=record.score, qwirkles=record.qwirkles)
+                 score=record.score, qwirkles=record.qwirkles,
+                 bag_before=table.bag_before(record.index))
             for record in table.turns
         ],
         "pending": pending_json(game.pending),

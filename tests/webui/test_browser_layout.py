@@ -857,6 +857,37 @@ def test_the_end_dialog_follows_the_bag_while_it_is_open(live, open_page):
     assert ended.ended and ended.went_out == last
 
 
+def test_edit_offers_what_the_turn_could_have_been_with_the_bag_as_it_was(live, open_page):
+    """Once the bag was empty, Edit offered "Make it a pass" on every turn, and refused it on
+    those played while the bag was full; and on a turn played with the bag empty it offered
+    exchanges that could never be."""
+    from playwright.sync_api import expect
+
+    from engine.selfplay import simulate
+    from engine.table import TableGame
+
+    record = simulate(2, 1)
+    game = live.games.create(PLAYERS[:2], live.app.config["COLOURS"]).row.id
+    after = TableGame.new(["a", "b"], 0)
+    for move in record.moves:
+        turn = Place(move.tiles) if move.kind == "place" else Exchange(min(6, after.bag_size))
+        after = after.play(turn)
+        live.games.play(game, _turn_json(turn))
+        if after.bag_size == 0:
+            break
+    live.games.play(game, {"kind": "pass"})
+    table = live.games.get(game).table
+    last, early = len(table.turns) - 1, 0
+    page = open_page("tablet", f"{live.base}/games/{game}/tablet")
+    page.click(f"[data-action=edit][data-index='{early}']")
+    expect(page.locator("#edit-dialog [data-action=edit-pass]")).to_be_hidden()
+    expect(page.locator("#edit-dialog [data-action=edit-exchange][data-count='6']")).to_be_visible()
+    page.click("#edit-dialog button[value=cancel]")
+    page.click(f"[data-action=edit][data-index='{last}']")  # the pass, with the bag empty
+    expect(page.locator("#edit-dialog [data-edit-exchange]")).to_be_hidden()
+    assert table.bag_before(early) > 6 and table.bag_before(last) == 0
+
+
 def test_a_page_left_open_through_an_upgrade_reloads_once(live, open_page):
     """The server now serves another script (an upgrade while the tablets stayed open): each
     page learns it when its stream next opens, reloads once, and then runs the new one."""

@@ -413,8 +413,11 @@ function openEdit(index, now) {
   // Only what can be saved: tiles to fix for a placement; a pass only once the bag is empty.
   editDialog.querySelector("[data-action=save-edit]").hidden = !editing.tiles.length;
   editDialog.querySelector("[data-edit-hint]").hidden = !editing.tiles.length;
-  editDialog.querySelector("[data-action=edit-pass]").hidden = turn.kind === "pass" || state.bag_size > 0;
+  // Only what that turn could have been: the bag as it was then, not as it is now.
+  editDialog.querySelector("[data-action=edit-pass]").hidden = turn.kind === "pass" || turn.bag_before > 0;
+  editDialog.querySelector("[data-edit-exchange]").hidden = turn.bag_before === 0;
   editDialog.querySelectorAll("[data-action=edit-exchange]").forEach((b) => {
+    b.hidden = Number(b.dataset.count) > turn.bag_before;
     b.classList.toggle("chosen", turn.kind === "exchange" && Number(b.dataset.count) === turn.count);
   });
   openWatched(editDialog, editing.staleWhen);
