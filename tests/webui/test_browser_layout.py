@@ -539,6 +539,9 @@ def test_the_chart_legend_and_the_winner_card_on_a_phone(live, open_page):
     sheet = open_page("phone", f"{live.base}/games/{game}/sheet")
     name, total = box(sheet, ".legend .name"), box(sheet, ".legend .points")
     assert total["x"] - (name["x"] + name["width"]) >= 4  # "Alexandria 5", not "…a5"
+    arabic = open_page("phone", f"{live.base}/lang?code=ar&next=/games/{game}/sheet")
+    name, total = box(arabic, ".legend .name"), box(arabic, ".legend .points")
+    assert name["x"] - (total["x"] + total["width"]) >= 4  # the total on the left, apart
     table = open_page("phone", f"{live.base}/games/{game}/table")
     header, card = box(table, "header.top"), box(table, "[data-winner]")
     assert card["y"] >= header["y"] + header["height"]  # the menu stays readable
@@ -546,6 +549,17 @@ def test_the_chart_legend_and_the_winner_card_on_a_phone(live, open_page):
         dot, who = row.locator(".seat-dot").bounding_box(), row.locator(".name").bounding_box()
         # Beside the name, on its first line, not on a line of its own above it.
         assert who["y"] <= dot["y"] + dot["height"] / 2 <= who["y"] + who["height"]
+
+
+def test_a_latin_name_cut_short_on_an_arabic_tv_keeps_its_start(live, open_page):
+    """The scoreboard cuts a long name with an ellipsis: at its end, where an English page
+    cuts it, not at its start ("...liana Wolkenstein")."""
+    names = ("Maximiliana Wolkenstein-Hohenberg", "Bartholomew Fitzgeraldine")
+    game = live.games.create(names, live.app.config["COLOURS"]).row.id
+    page = open_page("phone", f"{live.base}/lang?code=ar&next=/games/{game}/table")
+    cut = page.eval_on_selector_all(".scoreboard .player", """els => els.map(e => [
+        e.scrollWidth > e.clientWidth, getComputedStyle(e).direction])""")
+    assert [True, "ltr"] in cut and all(direction == "ltr" for _, direction in cut), cut
 
 
 def test_two_tablets_saying_yes_to_one_undo_take_back_one_turn(live, open_page):
