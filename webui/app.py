@@ -26,7 +26,7 @@ from .games import Conflict, Games, UnknownGame
 from .i18n import init_i18n
 from .live import LiveLoop, Tracker
 from .streams import StreamGate
-from .validate import StrictJSON
+from .validate import AsciiInt, StrictJSON
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +50,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.update(DEFAULTS)
     app.config.update(config or {})
     app.json = StrictJSON(app)
+    app.url_map.converters["int"] = AsciiInt
     app.json.ensure_ascii = False
     event_log = EventLog(app.config["DB_PATH"])
     games.init_app(app, event_log)
@@ -108,6 +109,8 @@ def register_errors(app: Flask) -> None:
         # No page: building its links needs the Host that was just refused.
         message = _("This server is not reached by that name (Host header). Open the address "
                     "`qwirkle serve` printed, or start it with --allow-host NAME.")
+        if request.path.startswith("/api/"):  # JSON needs no link, so no Host
+            return jsonify({"error": message, "status": 400}), 400
         return Response(message, 400, mimetype="text/plain")
 
     @app.errorhandler(PayloadError)

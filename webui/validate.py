@@ -13,6 +13,7 @@ from typing import Any, NoReturn
 from flask import request
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import lazy_gettext as _l
+from werkzeug.routing import IntegerConverter
 
 from .codec import PayloadError
 
@@ -123,3 +124,10 @@ class StrictJSON(DefaultJSONProvider):
 
 def _no_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not JSON")
+
+
+class AsciiInt(IntegerConverter):
+    """A number in a path written in the digits 0-9 only. Werkzeug's ``\\d`` takes any
+    script's digits, so ``/turns/٠`` (an Arabic-Indic zero) acted on turn 0."""
+
+    regex = r"[0-9]+"

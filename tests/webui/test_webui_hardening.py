@@ -181,6 +181,7 @@ def test_a_foreign_host_gets_400_and_no_secret(app, host):
     response = client.post("/api/games", json={"players": ["A", "B"]},
                            headers={"Host": host, "Origin": f"http://{host}"})
     assert response.status_code == 400
+    assert response.json["status"] == 400 and "Host" in response.json["error"]  # JSON, as /api
 
 
 def test_allowed_hosts_and_the_lan_address_are_served(db):
@@ -365,3 +366,13 @@ def test_nan_and_infinity_are_not_json_and_store_nothing(table, constant):
     assert response.status_code == 400
     assert response.json["error"] == "The request body must be a JSON object."
     assert table.client.get("/api/games").json == []
+
+
+@pytest.mark.parametrize("digit", ["%D9%A0", "%EF%BC%90", "%E0%A5%A6"])  # ٠, full-width 0, ०
+def test_a_turn_number_in_another_scripts_digits_is_no_address(table, digit):
+    """Werkzeug's ``\\d`` took them: DELETE .../turns/٠ acted on turn 0."""
+    game = table.new_game()
+    table.place(game, ROW)
+    response = table.delete(f"/api/games/{game}/turns/{digit}", {})
+    assert response.status_code == 404 and response.json["status"] == 404
+    assert len(table.client.get(f"/api/games/{game}/state").json["turns"]) == 1
