@@ -338,15 +338,18 @@ ROUND_VIEW = 1.3
 """Most the view may draw the symbols out (their median spread's elongation) for
 :data:`MAX_ELONGATION` to apply: seen from about 40 degrees off vertical on, symbols are
 drawn out 1.3 times and more, and the table through the gaps between rows shows as slivers
-that the lattice and :func:`vision.topface.through_gap` deal with. Dropping them lost 2 of
-1,500 tiles of the rendered boards at 50-60 degrees (`python -m vision.evaluate.real
---oblique 40`), and at 1.5 still one; the frame of game 116 draws its symbols out 1.16."""
+that the lattice and :func:`vision.topface.through_gap` deal with. The frame of game 116
+draws its symbols out 1.16 times."""
 
 
 def _unstretched(found: list[Symbol]) -> list[Symbol]:
-    """``found`` less the candidates drawn out more than :data:`MAX_ELONGATION`, where the
-    view draws the symbols out no more than :data:`ROUND_VIEW` (the median of their spreads,
-    each scaled to one size; round with fewer than three)."""
+    """``found`` less the candidates as clear as a symbol (:data:`CLEAR_CONTRAST`: those set
+    the symbols' size) and drawn out more than :data:`MAX_ELONGATION`, where the view draws
+    the symbols out no more than :data:`ROUND_VIEW` (the median of their spreads, each scaled
+    to one size; round with fewer than three). Faint ones are left to
+    :func:`drop_table_like` and the classifier: dropped for being drawn out, a check of
+    board 5 of ``--cloths`` and two gaps of board 12 of ``--oblique`` at 50-60 degrees
+    took tiles with them."""
     spreads = np.array([s.spread for s in found if s.spread is not None], np.float64)
     if not len(spreads):
         return found
@@ -354,7 +357,9 @@ def _unstretched(found: list[Symbol]) -> list[Symbol]:
     if len(unit) >= 3 and _elongation(np.median(unit, axis=0)[None])[0] > ROUND_VIEW:
         return found
     keep = iter(_elongation(spreads) <= MAX_ELONGATION)
-    return [s for s in found if s.spread is None or next(keep)]
+    # a faint one sets no size and meets drop_table_like; one as clear as a symbol does
+    return [s for s in found
+            if s.spread is None or next(keep) or s.contrast < CLEAR_CONTRAST]
 
 
 def _elongation(moments: np.ndarray) -> np.ndarray:
