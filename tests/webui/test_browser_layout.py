@@ -710,10 +710,7 @@ def test_the_end_dialog_and_play_on_close_once_another_device_did_it(live, open_
     game = live.game()
     page = open_page("tablet", f"{live.base}/games/{game}/tablet")
     page.click("[data-open=end-dialog]")
-    expect(page.locator("#end-dialog")).to_be_visible()
-    live.games.act(game, "finish", {"went_out": None})
-    expect(page.locator("#end-dialog")).to_be_hidden()
-    expect(page.locator("#toast")).to_contain_text("The game was ended on another device")
+    _closes_when_ended_elsewhere(live, page, game, "#end-dialog")
     page.click("[data-winner] [data-action=play-on]")
     expect(page.locator("#ask-dialog")).to_be_visible()
     live.games.play_on(game)
@@ -724,15 +721,21 @@ def test_the_end_dialog_and_play_on_close_once_another_device_did_it(live, open_
 
 def test_an_open_edit_dialog_closes_when_another_device_ends_the_game(live, open_page):
     """Saved after the end, it changed a finished game's turn with no word said."""
-    from playwright.sync_api import expect
 
     game = live.game()
     live.games.play(game, {"kind": "exchange", "count": 1})
     page = open_page("tablet", f"{live.base}/games/{game}/tablet")
     page.click("[data-action=edit][data-index='0']")
-    expect(page.locator("#edit-dialog")).to_be_visible()
+    _closes_when_ended_elsewhere(live, page, game, "#edit-dialog")
+
+
+def _closes_when_ended_elsewhere(live, page, game: int, dialog: str) -> None:
+    """The open ``dialog`` closes, with a word why, when another device ends the game."""
+    from playwright.sync_api import expect
+
+    expect(page.locator(dialog)).to_be_visible()
     live.games.act(game, "finish", {"went_out": None})
-    expect(page.locator("#edit-dialog")).to_be_hidden()
+    expect(page.locator(dialog)).to_be_hidden()
     expect(page.locator("#toast")).to_contain_text("The game was ended on another device")
 
 
