@@ -127,7 +127,7 @@ class TableGame:
     @property
     def bag_size(self) -> int:
         """Tiles left in the bag: all not on the table, less full hands, while any remain."""
-        return self.bag_before(len(self.turns))
+        return self._bag_with(len(self.board))
 
     def bag_before(self, index: int) -> int:
         """Tiles in the bag when turn ``index`` was played: what it could exchange, and none
@@ -137,8 +137,12 @@ class TableGame:
         >>> game.bag_before(0), game.bag_before(1), game.bag_size
         (96, 95, 95)
         """
-        laid = sum(len(record.turn.tiles) for record in self.turns[:index]
-                   if isinstance(record.turn, Place))
+        return self._bag_with(sum(len(record.turn.tiles) for record in self.turns[:index]
+                                  if isinstance(record.turn, Place)))
+
+    def _bag_with(self, laid: int) -> int:
+        """Tiles in the bag once ``laid`` tiles lie on the table: all the others, less full
+        hands, while any remain."""
         return max(0, len(self._unseen) * COPIES - laid - HAND * len(self.players))
 
     @property
