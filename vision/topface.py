@@ -92,7 +92,14 @@ CORNERS = 0.08
 """Share of the points that the first sketch explains by their corners alone above which the
 tiles are the board game's diagonal start, on a lattice that fits: the real photos' starts
 seen from 30 degrees show 0.11-0.23; a foreshortened first sketch, fitting badly, 0.055 at
-most (the rendered 40-60 degree boards)."""
+most (the rendered 40-60 degree boards)..."""
+
+CORNER_TILES = 2
+"""... and at least this many of them: on a small board one is chance. An L of six tiles, on
+a black table where no tile's outline shows, explained two side by side and one more by a
+corner on a first sketch turned 40 degrees off the tiles' axes; taken for the diagonal start,
+that lattice misread every tile of game 121's first moves (`python -m vision.evaluate.replay
+--seed 121`). The real photos' starts leave 7 or more to corners."""
 
 FITS = 0.25
 """Largest distance (cells, per axis) from a cell's centre for a symbol to fit the lattice."""
@@ -156,7 +163,8 @@ def corner_start(points: np.ndarray, homography: np.ndarray, score: int) -> bool
     """Whether a lattice that explains ``score`` points fits the board game's diagonal start:
     its tiles explain it by their corners (:data:`CORNERS`), and other lattices must not be
     tried, since one along the diagonals would explain them side by side."""
-    return explained(points, homography, ROUND) - score > CORNERS * len(points)
+    corners = explained(points, homography, ROUND) - score
+    return corners > CORNERS * len(points) and corners >= CORNER_TILES
 
 
 def _halved(points: np.ndarray, homography: np.ndarray, axis: int) -> bool:
