@@ -142,9 +142,14 @@ SATURATED = 235.0
 ratios change with the exposure (a red table under a lamp loses red as the camera's gain
 flickers up), so they are not compared there..."""
 
-DARK = 24.0
+DARK = 40.0
 """... nor where a channel is this dark: the ratio's offset (and the noise) outweighs so
-little light, and the ratio moves with the exposure (blue on a warm-lit wooden table)."""
+little light, and the ratio moves with the exposure (blue on a warm-lit wooden table). A
+video's compression errs by a few levels in colour where the picture is dark, which is a
+large share of so little light: at 24 (of 255), the blue of a dark wooden table's shaded
+corner (25 to 33 between frames, 10 % of flicker) speckled frame after frame past the motion
+share, each restarting the still spell, and game 111 of the hardest footage reported ten
+moves more than a second after still (at most 1.96 s); at 40, none (0.91 s at most)."""
 
 
 def _thumb_rows(height: int, width: int) -> int:
@@ -360,22 +365,28 @@ def arm_over(mask: np.ndarray, footprint: Footprint | None) -> bool:
     meets the edge only where tiles are. None means no tiles yet: any big blob from the edge
     is an arm.
     """
+    return bool(_arms(mask, footprint)[1])
+
+
+def _arms(mask: np.ndarray, footprint: Footprint | None) -> tuple[np.ndarray, list[int]]:
+    """The changed pixels' blobs (pieces up to ``BRIDGE`` apart joined) as a label map, and
+    the labels of the arms among them (see :func:`arm_over`)."""
     side = 2 * BRIDGE + 1
     blobs = cv2.dilate(mask.astype(np.uint8), np.ones((side, side), np.uint8))
     count, labels = cv2.connectedComponents(blobs)
+    area = np.bincount(labels[mask], minlength=count)  # changed pixels, not the bridging
+    big = [i for i in range(1, count) if area[i] >= HAND_FRACTION * mask.size]
+    if not big:
+        return labels, []
     h, w = mask.shape
     edge = np.ones((h, w), bool)
     edge[EDGE_BAND:-EDGE_BAND, EDGE_BAND:-EDGE_BAND] = False
     if footprint is not None:  # the mask has ``MARGIN`` cut off the thumbnail
         m = MARGIN
         edge &= ~footprint.near((h + 2 * m, w + 2 * m), EDGE_BAND + BRIDGE)[m:-m, m:-m]
-    area = np.bincount(labels[mask], minlength=count)  # changed pixels, not the bridging
-    big = [i for i in range(1, count) if area[i] >= HAND_FRACTION * h * w]
-    if not big:
-        return False
     d = ARM_DEPTH
     reaching = set(np.unique(labels[d:-d, d:-d])) & set(np.unique(labels[edge]))
-    return any(i in reaching for i in big)
+    return labels, [i for i in big if i in reaching]
 
 
 @dataclass
@@ -481,6 +492,12 @@ class StableGate:
                 return True
         self._let_through(thumb, t)
         return True
+
+    @property
+    def still(self) -> bool:
+        """Whether nothing stirred since the last still scene was judged: a frame now shows
+        that position again (a second picture of it, with its own noise)."""
+        return self._done
 
     @property
     def doubted(self) -> bool:
@@ -589,18 +606,33 @@ class StableGate:
         if self._appeared is None:
             return [None] * len(points)
         since, earlier, motion = self._appeared
-        h, w = shape[:2]
-        scale = THUMB_WIDTH / w
-        matrix = cv2.invertAffineTransform(motion.matrix((_thumb_rows(h, w), THUMB_WIDTH)))
-        r = max(1, round(self.cell * THUMB_WIDTH / 3))
-        found: list[float | None] = []
-        for x, y in np.asarray(points, float).reshape(-1, 2):
-            u, v = matrix @ np.array([x * scale, y * scale, 1.0])
-            col, row = round(u) - MARGIN, round(v) - MARGIN
-            found.append(next((time for times in (since, earlier) if times is not None
-                               and (time := _median_near(times, row, col, r)) is not None),
-                              None))
-        return found
+        r = self._middle()
+        return [next((time for times in (since, earlier) if times is not None
+                      and (time := _median_near(times, row, col, r)) is not None), None)
+                for row, col in _in_reference(points, shape, motion)]
+
+    def under_arm(self, points: np.ndarray, shape: tuple[int, ...]) -> list[bool]:
+        """Whether each pixel of ``points`` (of a frame of ``shape``) lies, within a cell's
+        middle, in a blob of the :attr:`doubted` position's change that could be an arm:
+        big, crossing the frame edge, reaching in (tiles laid there count too).
+
+        A known tile the scan missed there may lie under the arm; one missed elsewhere (in
+        the noise specks of a flickering picture, or in the change of tiles that wobble
+        left on big tiles away from the edge) was only missed. On a big board the scan
+        misses a tile or two in many pictures, and taking that for an arm held back every
+        later move laid out to the picture's edge (game 119 of `python -m
+        vision.evaluate.replay --styles hardest`: its last three moves).
+        """
+        assert self._doubt is not None, "only a doubted position has a change to look at"
+        labels, arms = _arms(self._doubt[2], None)
+        arm = np.isin(labels, arms)
+        r = self._middle()
+        return [bool(arm[max(row - r, 0):row + r + 1, max(col - r, 0):col + r + 1].any())
+                for row, col in _in_reference(points, shape, self._motion)]
+
+    def _middle(self) -> int:
+        """Thumbnail pixels round a cell's centre that make its middle (a third of a cell)."""
+        return max(1, round(self.cell * THUMB_WIDTH / 3))
 
     def reset(self) -> None:
         """Forget the last position: the next still scene is scanned whatever it shows."""
@@ -609,6 +641,20 @@ class StableGate:
         self._motion, self._moving_frames, self._gap = Motion(), 0, False
         self.unseen = self._done = self._asked = self._stirred = False
         self._doubt = None
+
+
+def _in_reference(points: np.ndarray, shape: tuple[int, ...], motion: Motion
+                  ) -> list[tuple[int, int]]:
+    """(row, col) in a reference's pixels (``MARGIN`` cut off) of each (x, y) pixel of a
+    frame of ``shape`` that the camera's ``motion`` took the reference to."""
+    h, w = shape[:2]
+    scale = THUMB_WIDTH / w
+    matrix = cv2.invertAffineTransform(motion.matrix((_thumb_rows(h, w), THUMB_WIDTH)))
+    found = []
+    for x, y in np.asarray(points, float).reshape(-1, 2):
+        u, v = matrix @ np.array([x * scale, y * scale, 1.0])
+        found.append((round(v) - MARGIN, round(u) - MARGIN))
+    return found
 
 
 def _median_near(times: np.ndarray, row: int, col: int, r: int) -> float | None:

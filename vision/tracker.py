@@ -7,7 +7,9 @@ confirmed, so old tiles keep their confirmed labels and only what changed is dec
 
 A position where known tiles next to the new ones have vanished is held back for ``PATIENCE``
 seconds of video: a hand resting over the tiles looks exactly like that, and a moment later
-it is gone.
+it is gone. The first move, and a position whose read missed known tiles, are first read
+again from the next frame, when nothing stirred between: a single frame can scan badly where
+the next does not.
 
 The position reader (:mod:`vision.reader`) scans each still picture and puts its tiles on the
 board's cells, tiles off the board apart. Two helpers keep what the tracker learns between
@@ -106,6 +108,9 @@ class MoveTracker:
         self._gate = StableGate(self.still_seconds)
         self._reader = PositionReader(self.colours)
         self._held: _Held | None = None
+        self._first_look: tuple[Frame, Position | None] | None = None
+        """A position the gate let through (the first move, or one whose read missed tiles
+        of the board), waiting one frame for a second look (:meth:`_second_look`)."""
         self._witness = ChangeWitness()
         self._ledger = EvidenceLedger()
         self._readings: dict[Cell, TileGuess] = {}  # of the last position, by cell
@@ -140,6 +145,9 @@ class MoveTracker:
         self._removable = ((set(waiting) & set(seen)) | {(x, y) for x, y, _ in extra}
                            | (set(aside) - set(game)))
         self._learn(confirmed)
+        # a position waiting for its second look was read against the board before: read
+        # the next frame against this one instead
+        self._rescan |= self._first_look is not None
         self._witness.suspects.clear()  # the players have looked at the table
         self._ledger.clear()  # and their labels are final
         self._left_out.clear()
@@ -174,17 +182,56 @@ class MoveTracker:
         """Look at one frame; return the moves it completes (usually none)."""
         self._frame = frame.image
         if frame.still or self._rescan:
-            self._rescan = False
+            self._rescan, self._first_look = False, None
             return self._position(frame, False, self._read(frame))
         if self._gate.update(frame.image, frame.t):
             position = self._read(frame)
             if self._gate.doubted and not self._gate.resolve(self._explaining(position, frame)):
                 return []  # an arm at the edge: wait for it to leave
+            if not self.board or self._quality(position)[0]:
+                self._first_look = (frame, position)
+                return []  # look at one more picture of the position before judging it
             return self._position(frame, True, position)
+        if (look := self._first_look) is not None:
+            self._first_look = None
+            return self._position(*self._second_look(look, frame))
         if self._held is not None and frame.t - self._held.frame.t >= PATIENCE:
             held, self._held = self._held, None
             return self._report(held.frame, held.registration)
         return []
+
+    def _quality(self, position: Position | None) -> tuple[int, int]:
+        """How well a position was read, worst first: how many lasting tiles of the board it
+        did not see (all, when unread), then how few tiles it read."""
+        lasting = set(self.board) - self._removable
+        if position is None:
+            return len(lasting) or 1, 0
+        return (len(lasting & set(position.registration.missing)),
+                -len(position.scan.tiles))
+
+    def _second_look(self, look: tuple[Frame, Position | None], frame: Frame
+                     ) -> tuple[Frame, bool, Position | None]:
+        """The better read of the position the gate let through (``look``: its frame and
+        read) and of this next frame.
+
+        One picture of a still table can scan badly where the next one does not: on tiles
+        25 px wide, the noise of one frame can join two symbols across the dark body between
+        them, or drop a dark purple, and the lattice then slips a row (game 111 of `python -m
+        vision.evaluate.replay --styles hardest`, at 107 s: 28 tiles read where the frames
+        around it read 31, and a five-tile phantom move). So a position whose read missed a
+        tile of the board is read once more from the next frame, if nothing stirred between,
+        and the read that saw more of the board, then more tiles, is judged. So is the first
+        move, which has no board to check its read against and sets the lattice every later
+        move is read on (game 112: three tiles in a row, read in a third of the frames as two
+        on a lattice half as wide again).
+        """
+        first_frame, first = look
+        if not self._gate.still:
+            return first_frame, True, first
+        again = self._read(frame)
+        if self._quality(again) < self._quality(first):
+            return frame, True, again
+        return first_frame, True, first
 
     def _read(self, frame: Frame) -> Position | None:
         return self._reader.read(frame.image, self.board, set(self.board) - self._removable,
@@ -192,9 +239,19 @@ class MoveTracker:
 
     def _explaining(self, position: Position | None, frame: Frame) -> Footprint | None:
         """Where the tiles of a position the gate doubts lie, if they can explain its change:
-        new tiles read, and every known tile seen (an arm would hide some). None otherwise."""
-        if position is None or not position.registration.new or position.registration.missing:
+        new tiles read, and every known tile seen that an arm there could hide
+        (:meth:`StableGate.under_arm`: a tile missed elsewhere was only missed). None
+        otherwise."""
+        if position is None or not position.registration.new:
             return None
+        reg = position.registration
+        if reg.missing:
+            if reg.homography is None:
+                return None
+            cells = np.array([reg.missing], np.float64)
+            pixels = cv2.perspectiveTransform(cells, reg.homography)[0]
+            if any(self._gate.under_arm(pixels, frame.image.shape)):
+                return None
         lattice = position.scan.lattice
         return _footprint(position.scan.tiles, frame.image.shape,
                           0.0 if lattice is None else lattice.pitch_px)

@@ -230,3 +230,28 @@ def test_a_tile_laid_where_something_was_left_out_before_is_part_of_its_move(gam
     assert "left out" in moves[1].reason
     assert as_truth(moves, MOVE_1 + MOVE_2 + MOVE_3) == expected(*SCRIPT.moves)
     assert "laid earlier" not in moves[2].reason
+
+
+def test_a_frame_that_scans_badly_is_read_again_from_the_next(game, monkeypatch):
+    """The one frame the gate lets through for move 2 loses move 1's red circle, a tile in
+    move 2's line (on small tiles the noise of one frame can do that). The next frame shows
+    the same still table and reads whole: the move is judged on that, neither flagged for a
+    vanished tile nor short of anything."""
+    from engine.tiles import Tile
+    from vision import reader
+
+    dropped = []
+
+    def scan_dropping_once(image, colours, adapter=None):
+        result = scan_image(image, colours=colours)
+        if dropped or len(result.tiles) != len(MOVE_1 + MOVE_2):
+            return result
+        dropped.append(image)
+        kept = [r for r in result.tiles if r.guess.tile != Tile("red", "circle")]
+        return replace(result, tiles=kept)
+
+    monkeypatch.setattr(reader, "scan_image", scan_dropping_once)
+    moves = run(MoveTracker(), clip(game.stills(), target=game.target))
+    assert dropped, "the scan never saw move 2 whole"
+    assert as_truth(moves, MOVE_1 + MOVE_2 + MOVE_3) == expected(*SCRIPT.moves)
+    assert not any(m.needs_confirmation for m in moves)
