@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, replace
 
-import cv2
 import numpy as np
 
 from engine.board import Board, Cell, Placed
 from vision.adapt import SetAdapter
+from vision.lattice import project
 from vision.register import Registration, register
 from vision.scan import ScanResult, scan_image
 
@@ -84,7 +84,7 @@ def _in_view(cells: set[Cell], homography: np.ndarray | None,
     if homography is None or not cells:
         return cells
     order = sorted(cells)
-    pixels = cv2.perspectiveTransform(np.array([order], np.float64), homography)[0]
+    pixels = project(homography, np.array(order, np.float64))
     h, w = shape[:2]
     inside = (pixels[:, 0] >= 0) & (pixels[:, 0] < w) & (pixels[:, 1] >= 0) & (pixels[:, 1] < h)
     return {cell for cell, ok in zip(order, inside, strict=True) if ok}

@@ -42,7 +42,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-import cv2
 import numpy as np
 
 from engine.board import Board, Cell, Placed
@@ -52,6 +51,7 @@ from vision.adapt import SetAdapter
 from vision.classifier import TileGuess
 from vision.decode import LEAVE_OUT_TILE_PROB, DetectedMove, decode_move, split_moves
 from vision.doubts import Doubt, DoubtKind
+from vision.lattice import project
 from vision.ledger import EvidenceLedger
 from vision.overlay import draw_board
 from vision.reader import Position, PositionReader
@@ -194,23 +194,29 @@ class MoveTracker:
             return self._position(frame, True, position)
         if (look := self._first_look) is not None:
             self._first_look = None
-            return self._position(*self._second_look(look, frame))
+            seen, position = self._second_look(look, frame)
+            return self._position(seen, True, position)
         if self._held is not None and frame.t - self._held.frame.t >= PATIENCE:
             held, self._held = self._held, None
             return self._report(held.frame, held.registration)
         return []
 
+    def _lasting(self) -> set[Cell]:
+        """The board's tiles that must still lie on the table: not those of moves waiting, nor
+        tiles set aside, which players may take back (see :meth:`accept`)."""
+        return set(self.board) - self._removable
+
     def _quality(self, position: Position | None) -> tuple[int, int]:
         """How well a position was read, worst first: how many lasting tiles of the board it
         did not see (all, when unread), then how few tiles it read."""
-        lasting = set(self.board) - self._removable
+        lasting = self._lasting()
         if position is None:
             return len(lasting) or 1, 0
         return (len(lasting & set(position.registration.missing)),
                 -len(position.scan.tiles))
 
     def _second_look(self, look: tuple[Frame, Position | None], frame: Frame
-                     ) -> tuple[Frame, bool, Position | None]:
+                     ) -> tuple[Frame, Position | None]:
         """The better read of the position the gate let through (``look``: its frame and
         read) and of this next frame.
 
@@ -227,15 +233,12 @@ class MoveTracker:
         """
         first_frame, first = look
         if not self._gate.still:
-            return first_frame, True, first
+            return look
         again = self._read(frame)
-        if self._quality(again) < self._quality(first):
-            return frame, True, again
-        return first_frame, True, first
+        return (frame, again) if self._quality(again) < self._quality(first) else look
 
     def _read(self, frame: Frame) -> Position | None:
-        return self._reader.read(frame.image, self.board, set(self.board) - self._removable,
-                                 self.adapter)
+        return self._reader.read(frame.image, self.board, self._lasting(), self.adapter)
 
     def _explaining(self, position: Position | None, frame: Frame) -> Footprint | None:
         """Where the tiles of a position the gate doubts lie, if they can explain its change:
@@ -248,8 +251,7 @@ class MoveTracker:
         if reg.missing:
             if reg.homography is None:
                 return None
-            cells = np.array([reg.missing], np.float64)
-            pixels = cv2.perspectiveTransform(cells, reg.homography)[0]
+            pixels = project(reg.homography, np.array(reg.missing, np.float64))
             if any(self._gate.under_arm(pixels, frame.image.shape)):
                 return None
         lattice = position.scan.lattice
@@ -389,8 +391,7 @@ class MoveTracker:
         """When each new tile appeared in the frames (None where the gate cannot say)."""
         if frame.still or reg.homography is None:
             return [None] * len(new)
-        cells = np.array([[cell for cell, _ in new]], np.float64)
-        pixels = cv2.perspectiveTransform(cells, reg.homography)[0]
+        pixels = project(reg.homography, np.array([cell for cell, _ in new], np.float64))
         return self._gate.appeared_at(pixels, frame.image.shape)
 
     def _withdraw(self, reg: Registration) -> tuple[Registration, tuple[Cell, ...]]:
