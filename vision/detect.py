@@ -259,21 +259,86 @@ of noise took twice as long)."""
 def find_symbols(work: Work) -> list[Symbol]:
     """Light regions enclosed by tile body, filtered to a consistent symbol size."""
     found: list[Symbol] = []
+    parts: list[Symbol] = []  # found again on a candidate that may be two joined symbols
     for ratio, grow in LEVELS:
         dark = np.less(work.ratio, ratio).view(np.uint8)  # 0 or 1, without a copy
         if grow:
             dark = cv2.dilate(dark, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
-        found += _enclosed(dark, max(dark.shape) / 6, (work.ratio, grow + 3), found)
+        _sort_in(_enclosed(dark, max(dark.shape) / 6, (work.ratio, grow + 3), _unsplit(found)),
+                 found, parts)
     if len(found) < LIT_SEEDS:  # glare may have lifted the bodies: take body by the span too
-        found += _enclosed(work.dark | work.lit_dark, max(work.dark.shape) / 6, (work.ratio, 3),
-                           found, CLEAR_CONTRAST)
+        _sort_in(_enclosed(work.dark | work.lit_dark, max(work.dark.shape) / 6, (work.ratio, 3),
+                           _unsplit(found), CLEAR_CONTRAST), found, parts)
     if not found:
         return []
-    symbols = _consistent_sizes(_unstretched(found))
+    symbols = _consistent_sizes(_unstretched(_split_pairs(found, parts)))
     if len(symbols) > MAX_SYMBOLS:  # keep the clearest, in the order they were found
         clearest = sorted(np.argsort([-s.contrast for s in symbols], kind="stable")[:MAX_SYMBOLS])
         symbols = [symbols[i] for i in clearest]
     return symbols
+
+
+PAIR_ELONGATION = (1.6, 2.8)
+"""A candidate drawn out this much (:func:`_elongation`) may be two symbols joined across the
+thin body between their tiles, where tiles are small and the picture soft (game 121 of the
+hardest footage: black tiles 25 px wide on a black table; the first move's two clovers were
+one candidate 50 px long, 2.5 times as long as wide, and the lattice, given one point, put the
+move on a diagonal). Two round symbols a body's rim apart are at most about 2.5 times as long
+as wide; a patch of table between tiles can be longer, and parts of it are no symbols (the
+48th photo of rendered game 204: two round pieces of one 3.2 times as long pulled the lattice
+off a tile at the board's edge)."""
+
+
+def _may_be_pair(symbol: Symbol) -> bool:
+    if symbol.spread is None:
+        return False
+    low, high = PAIR_ELONGATION
+    return bool(low < _elongation(np.array([symbol.spread]))[0] <= high)
+
+
+def _unsplit(found: list[Symbol]) -> list[Symbol]:
+    """The candidates a later level's finds are matched against (:func:`_near_any`): all but
+    those that may be two joined symbols, which :func:`_sort_in` matches."""
+    return [s for s in found if not _may_be_pair(s)]
+
+
+def _sort_in(new: list[Symbol], found: list[Symbol], parts: list[Symbol]) -> None:
+    """A level's ``new`` candidates into ``found``, or into ``parts`` where they lie on one
+    found before that may be two joined symbols: the same symbol again, or, where a stricter
+    cut opened the body between two, its parts (:func:`_split_pairs`); once each."""
+    points = np.array([s.center for s in new]).reshape(-1, 2)
+    on_pair = _near_any(points, [s for s in found if _may_be_pair(s)])
+    found += [s for s, near in zip(new, on_pair, strict=True) if not near]
+    known = _near_any(points, parts)
+    parts += [s for s, near, seen in zip(new, on_pair, known, strict=True)
+              if near and not seen and not _may_be_pair(s)]
+
+
+def _split_pairs(found: list[Symbol], parts: list[Symbol]) -> list[Symbol]:
+    """``found``, less each candidate that may be two joined symbols and holds two or more
+    whole ones, and with those of its ``parts`` (:func:`_sort_in`).
+
+    A whole symbol is round (:data:`ROUND_VIEW`) and about half as long as the pair, as
+    symbols seen from above are: seen from well off vertical every symbol is drawn out, and
+    a stricter cut parts a star's points or a clover's leaves, drawn out as well, or leaves a
+    speck of noise. The pair may be found after its parts, by a looser cut that joins them."""
+    if not parts and not any(map(_may_be_pair, found)):
+        return found
+    every = found + parts
+    centres = np.array([s.center for s in every])
+    whole = _elongation(np.array([s.spread or (1.0, 0.0, 1.0) for s in every])) <= ROUND_VIEW
+    split: set[int] = set()
+    taken: set[int] = set()
+    for i, joined in enumerate(found):
+        if not _may_be_pair(joined):
+            continue
+        reach = np.hypot(*(centres - joined.center).T)
+        held = [j for j, s in enumerate(every) if whole[j] and reach[j] < 0.5 * joined.extent
+                and 0.3 * joined.extent < s.extent < 0.7 * joined.extent]
+        if len(held) >= 2:
+            split.add(i)
+            taken.update(j - len(found) for j in held if j >= len(found))
+    return [s for i, s in enumerate(found) if i not in split] + [parts[j] for j in sorted(taken)]
 
 
 def _near_any(points: np.ndarray, others: list[Symbol]) -> np.ndarray:
@@ -351,15 +416,22 @@ def _unstretched(found: list[Symbol]) -> list[Symbol]:
     board 5 of ``--cloths`` and two gaps of board 12 of ``--oblique`` at 50-60 degrees
     took tiles with them."""
     spreads = np.array([s.spread for s in found if s.spread is not None], np.float64)
-    if not len(spreads):
-        return found
-    unit = spreads / (spreads[:, 0] + spreads[:, 2])[:, None]
-    if len(unit) >= 3 and _elongation(np.median(unit, axis=0)[None])[0] > ROUND_VIEW:
+    if not len(spreads) or not _round_view(found):
         return found
     keep = iter(_elongation(spreads) <= MAX_ELONGATION)
     # a faint one sets no size and meets drop_table_like; one as clear as a symbol does
     return [s for s in found
             if s.spread is None or next(keep) or s.contrast < CLEAR_CONTRAST]
+
+
+def _round_view(found: list[Symbol]) -> bool:
+    """Whether the view draws the symbols out no more than :data:`ROUND_VIEW` (the median of
+    their spreads, each scaled to one size; round with fewer than three)."""
+    spreads = np.array([s.spread for s in found if s.spread is not None], np.float64)
+    if len(spreads) < 3:
+        return True
+    unit = spreads / (spreads[:, 0] + spreads[:, 2])[:, None]
+    return bool(_elongation(np.median(unit, axis=0)[None])[0] <= ROUND_VIEW)
 
 
 def _elongation(moments: np.ndarray) -> np.ndarray:

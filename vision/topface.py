@@ -235,8 +235,15 @@ need them."""
 
 
 def good_enough(score: int, points: int) -> bool:
-    """Whether a lattice explaining ``score`` of ``points`` needs no other tried."""
-    return points - score <= SLACK * points or points < MIN_PAIRS
+    """Whether a lattice explaining ``score`` of ``points`` needs no other tried.
+
+    Too few symbols for a share to mean much: a lattice that pairs any of them will do, one
+    that pairs none will not where two could pair (game 121 of the hardest footage: the first
+    move's two tiles side by side, on a lattice whose axes the faint sides of black tiles on a
+    black table put 20 degrees off, lay on no common line and were read as one tile)."""
+    if points < MIN_PAIRS:
+        return score > 0 or points < 2
+    return points - score <= SLACK * points
 
 
 MIN_SHARE = 0.4

@@ -103,6 +103,7 @@ class MoveTracker:
         # Tiles players may take off the table, which then leave the game: seen by the
         # camera and in no confirmed turn (a move waiting, tiles set aside).
         self._removable: set[Cell] = set()
+        self._still_there: set[Cell] = set()  # of them, missed by the last position's scan
         self._view = TableView()
         self._rescan = False
         self._gate = StableGate(self.still_seconds)
@@ -267,6 +268,8 @@ class MoveTracker:
         scan, reg, lattice = position.scan, position.registration, position.scan.lattice
         self._view = replace(self._view, off_board=position.off_board)
         gone = self._still_left_out(reg)
+        self._still_there = self._witness.still_there(
+            reg, frame.image, [cell for cell in reg.missing if cell in self._removable])
         reg, unexplained = self._witness.look(reg, frame.image, self.colours, self.adapter)
         # the look of those cells changed as the thing left out went: no tile missed there
         self._witness.suspects -= gone
@@ -399,9 +402,11 @@ class MoveTracker:
         back.
 
         Only in the table app (a game told us which moves are unconfirmed): a confirmed tile
-        that vanishes stays in the game and is a problem for a person to look at.
+        that vanishes stays in the game and is a problem for a person to look at. So does one
+        whose cell looks as it did (:meth:`ChangeWitness.still_there`): the scan missed it.
         """
-        withdrawn = tuple(cell for cell in reg.missing if cell in self._removable)
+        withdrawn = tuple(cell for cell in reg.missing
+                          if cell in self._removable and cell not in self._still_there)
         if not withdrawn:
             return reg, ()
         self.board = Board.from_placed(p for p in self.board.placed() if p[:2] not in withdrawn)

@@ -54,6 +54,25 @@ class ChangeWitness:
         self._before, self._image = reg, image
         return reg, unexplained
 
+    def still_there(self, reg: Registration, image: np.ndarray,
+                    cells: Sequence[Cell]) -> set[Cell]:
+        """Of ``cells``, tiles the scan did not see in this position, those whose look has
+        not changed since the last still picture: missed again, not taken away.
+
+        Call before :meth:`look`, which makes this picture the last. Dark purple tiles on a
+        dark table drop out of one scan in a few; a move waiting for the players whose tiles
+        dropped out was taken for taken back, and vanished from the tablet (a served game's
+        video, read while players confirmed a few moves behind: 12 of its tiles lost).
+        """
+        if not cells:
+            return set()
+        changes = _changes(reg, image, self._before, self._image,
+                           [*cells, *_empty_beside(reg)])
+        if changes is None:
+            return set()
+        return {cell for cell, change in zip(cells, changes, strict=False)
+                if change <= CELL_CHANGE}
+
 
 def _cell_patterns(image: np.ndarray, homography: np.ndarray, cells: Sequence[Cell],
                    offsets: Mapping[Cell, tuple[float, float]]) -> np.ndarray:
@@ -118,18 +137,34 @@ def _unexplained_change(reg: Registration, image: np.ndarray,
     pictures, each through its own lattice (so a moved camera does not matter) and after the
     typical change of each colour channel (so a lamp does not matter), catches a tile laid there.
     """
-    if (before is None or before_image is None or before.homography is None
-            or reg.homography is None):
-        return []
-    occupied = set(reg.seen) | set(reg.missing) | {cell for cell, _ in reg.new}
-    empty = sorted({(x + dx, y + dy) for x, y in occupied for dx, dy in SIDES} - occupied)
+    empty = _empty_beside(reg)
     if len(empty) < 3:
         return []
-    diff = (_cell_patterns(image, reg.homography, empty, reg.offsets)
-            - _cell_patterns(before_image, before.homography, empty, before.offsets))
-    if np.isnan(diff).all():
+    change = _changes(reg, image, before, before_image, empty)
+    if change is None:
         return []
-    diff -= np.nanmedian(diff, axis=(0, 1, 2))
-    change = np.abs(diff).mean(axis=(1, 2, 3))
     return [Doubt(DoubtKind.CHANGED_UNREAD, cell=cell)
             for cell, d in zip(empty, change, strict=True) if d > CELL_CHANGE]
+
+
+def _empty_beside(reg: Registration) -> list[Cell]:
+    """The empty cells next to the position's tiles."""
+    occupied = set(reg.seen) | set(reg.missing) | {cell for cell, _ in reg.new}
+    return sorted({(x + dx, y + dy) for x, y in occupied for dx, dy in SIDES} - occupied)
+
+
+def _changes(reg: Registration, image: np.ndarray, before: Registration | None,
+             before_image: np.ndarray | None, cells: Sequence[Cell]) -> np.ndarray | None:
+    """How much the middle of each cell changed between the two still pictures, each seen
+    through its own lattice (so a moved camera does not matter), beyond the typical change
+    of each colour channel over ``cells`` (so a lamp does not matter); NaN off a picture.
+    None without a picture before."""
+    if (before is None or before_image is None or before.homography is None
+            or reg.homography is None):
+        return None
+    diff = (_cell_patterns(image, reg.homography, cells, reg.offsets)
+            - _cell_patterns(before_image, before.homography, cells, before.offsets))
+    if np.isnan(diff).all():
+        return None
+    diff -= np.nanmedian(diff, axis=(0, 1, 2))
+    return np.abs(diff).mean(axis=(1, 2, 3))

@@ -323,3 +323,78 @@ def test_a_lattice_sheared_a_cell_per_row_is_not_taken_for_the_diagonal_start(mo
     degrees = np.sort(np.degrees(np.arctan2(axes[:, 1], axes[:, 0])) % 180)
     assert np.allclose(degrees, [45, 135], atol=5)
     assert topface.skew(points, spreads, first.homography) < 1.2
+
+
+def test_two_symbols_joined_across_a_thin_body_are_two_symbols():
+    """Game 121 of the hardest footage: black tiles 25 px wide on a black table, symbols
+    nearly as wide as the tiles. The first cut joined the first move's two clovers across the
+    thin body between them into one candidate 50 px long, the stricter cuts' two halves were
+    taken for the same symbol found again, and the move read as one tile."""
+    image, h = _scene([(0, 0), (1, 0)], table=(30, 30, 30), symbol_side=0.9, angle=12)
+    image = cv2.GaussianBlur(cv2.resize(image, None, fx=0.5, fy=0.5,
+                                        interpolation=cv2.INTER_AREA), (3, 3), 0)
+    work = detect.prepare(image)
+    symbols = detect.find_symbols(work)
+    expected = lattice.project(h, np.array([[0.0, 0.0], [1.0, 0.0]])) * 0.5 * work.scale
+    found = np.array(sorted(s.center for s in symbols))
+    assert found.shape == (2, 2) and np.abs(found - expected).max() < 3
+    assert _cells_of(image) == {(0, 0), (1, 0)}
+
+
+def test_one_symbol_drawn_out_by_the_view_is_not_split():
+    """Only two or more smaller candidates inside a drawn-out one split it: a symbol seen from
+    well off vertical is drawn out as much, and a stricter cut finds it again whole."""
+    image, _ = _scene([(0, 0), (3, 0), (0, 3)], table=(30, 30, 30))
+    squashed = cv2.resize(image, (700, 350), interpolation=cv2.INTER_AREA)
+    symbols = detect.find_symbols(detect.prepare(squashed))
+    assert len(symbols) == 3
+
+
+DIAGONAL_CASE = (  # game 121 of the hardest footage at 72.1 s: symbols and axis choices
+    [[427.4, 557.9], [505.7, 531.9], [419.6, 530.0], [445.2, 520.0], [469.9, 512.4],
+     [498.7, 504.9], [408.5, 503.4], [437.4, 492.7], [491.3, 474.3], [516.4, 469.6],
+     [426.9, 464.3], [544.6, 458.7], [455.4, 455.8], [421.0, 439.8], [448.6, 428.6],
+     [500.9, 411.8], [439.4, 401.7], [465.4, 397.5], [490.1, 387.8], [403.6, 384.2],
+     [432.9, 379.2], [422.2, 353.6], [451.6, 344.7], [474.7, 335.0]],
+    [24.0, 25.0, 23.0, 24.0, 26.0, 24.0, 24.0, 23.0, 28.0, 28.0, 23.0, 28.0, 22.0, 23.0, 23.0,
+     22.0, 24.0, 25.0, 24.0, 25.0, 19.0, 21.0, 22.0, 22.0],
+    [[34.0, -0.1, 34.9], [38.5, 0.5, 41.3], [29.7, -1.1, 31.2], [27.7, 1.9, 31.6],
+     [25.8, -2.4, 29.0], [35.8, -1.0, 35.0], [32.9, -1.3, 35.4], [29.5, -0.5, 29.3],
+     [47.2, -0.2, 49.1], [44.0, 6.8, 33.9], [29.6, -0.3, 29.5], [32.0, -0.6, 37.9],
+     [27.2, 0.4, 27.9], [26.6, 0.7, 28.9], [34.2, 0.1, 34.1], [31.2, 0.1, 31.0],
+     [30.6, -0.6, 27.7], [35.4, -0.1, 34.0], [34.7, 0.1, 34.0], [32.7, -1.5, 32.6],
+     [20.6, 0.5, 18.4], [27.8, -0.1, 26.5], [30.7, -0.4, 30.6], [29.0, -0.4, 26.6]],
+    [[[0.7431, 0.6691], [-0.6561, 0.7547]], [[0.9848, -0.1736], [0.0698, 0.9976]],
+     [[0.9336, -0.3584], [0.6561, 0.7547]], [[0.9848, -0.1736], [0.2588, 0.9659]]],
+)
+
+
+def test_a_board_laid_side_by_side_is_not_taken_for_the_diagonal_start(monkeypatch):
+    """Black tiles on a black table show faint sides, and with many diamond symbols the
+    strongest edges ran along the board's diagonals (42 and 131 degrees): that lattice, at the
+    tiles' own pitch, explained 6 of 24 symbols side by side and 4 more by corners, and was
+    taken for the board game's diagonal start; every tile of the position was misread. The
+    tiles' own axes explain all 24 on cells as fine, and are taken."""
+    from vision import topface
+
+    points, extents, spreads, choices = (np.array(v) for v in DIAGONAL_CASE)
+    diagonal = lattice.sketch(points, extents, choices[0], spreads)
+    assert topface.corner_start(points, diagonal.homography,
+                                topface.explained(points, diagonal.homography))
+    monkeypatch.setattr(lattice, "axis_choices", lambda work, p, e: list(choices))
+    axes, first, _ = lattice.first_fit(None, points, extents, spreads)
+    degrees = np.sort(np.degrees(np.arctan2(axes[:, 1], axes[:, 0])) % 180)
+    assert np.allclose(degrees, [86, 170], atol=3)
+    assert topface.explained(points, first.homography) == len(points)
+
+
+def test_the_diagonal_start_keeps_its_lattice_beside_one_along_its_diagonals(real_data):
+    """The printed board's start, 24 tiles meeting at corners: a lattice along their
+    diagonals explains them all side by side too, but on cells 1.4 times as wide as the
+    symbols' own."""
+    from vision.scan import locate_tiles
+
+    image = cv2.imread(str(real_data / "connect-1" / "00.jpg"))
+    located = locate_tiles(image)
+    cells = np.asarray(located.cells)
+    assert len(cells) == 24 and len(np.unique(cells.sum(axis=1) % 2)) == 1

@@ -167,7 +167,9 @@ def test_small_far_tiles_seen_50_to_60_degrees_from_vertical_are_read_in_every_o
     """Seen this steeply, the far tiles are small and blurred, and the network's reading of a
     clover or a diamond there changed with the crop's orientation. Every symbol looks the
     same turned or mirrored, so an unsure crop is read in all eight orientations: labels
-    right 93.3 % of the tiles found without that, over these ten boards."""
+    right 93.3 % of the tiles found without that, over these ten boards, 95.7 % with it;
+    95.1 % since board 1's lattice, on axes measured more finely from the symbols'
+    neighbours, finds 8 more of its far tiles (5 of them read right)."""
     found = right = 0
     for seed in range(10):
         truth, image = oblique_render(seed, (50, 60))
@@ -175,7 +177,7 @@ def test_small_far_tiles_seen_50_to_60_degrees_from_vertical_are_read_in_every_o
         pairs = align(tiles, truth)
         found += len(pairs)
         right += sum(tiles[f].guess.tile == truth[t] for f, t in pairs.items())
-    assert right >= 0.955 * found
+    assert right >= 0.945 * found
 
 
 def _round_spreads(homography: np.ndarray, cells: np.ndarray) -> np.ndarray:
@@ -283,3 +285,36 @@ def test_steps_measured_by_two_rulers_divide_by_their_mean():
     mean = 0.5 * (rulers[:, None] + rulers[None, :])
     np.testing.assert_allclose(lattice._by_rulers(offsets, rulers),
                                np.einsum("abij,abj->abi", np.linalg.inv(mean), offsets))
+
+
+def _degrees(axes: np.ndarray) -> np.ndarray:
+    return np.degrees(np.arctan2(axes[:, 1], axes[:, 0]))
+
+
+def test_two_symbols_side_by_side_give_their_own_axes_among_the_choices():
+    """A first move of two tiles: the line between their symbols is one axis, and with
+    nothing else to go by the other is square to it (it was the first bin of a flat-topped
+    histogram, and any direction 45 degrees away)."""
+    points = np.array([[481.0, 402.0], [507.0, 396.0]])
+    along = np.degrees(np.arctan2(-6.0, 26.0))
+    axes = lattice._pair(lattice._neighbour_directions(points), near_square=True)
+    assert np.allclose(np.sort(_degrees(axes) % 180), np.sort(np.array([along, along + 90]) % 180),
+                       atol=1.0)
+
+
+def test_two_tiles_side_by_side_are_not_left_on_axes_that_pair_neither(monkeypatch):
+    """Game 121's first move, black tiles on a black table: the tiles' faint sides gave axes
+    18 degrees off, on which the two symbols lie on no common line, and with under four
+    symbols any lattice passed as good enough: the move read as one tile. Another choice that
+    pairs them is taken."""
+    points = np.array([[481.0, 402.0], [507.0, 396.0]])
+    extents, spreads = np.full(2, 24.0), np.array([[33.9, 0.1, 33.3], [33.9, 0.2, 33.2]])
+    wrong = np.array([[0.9976, 0.0698], [-0.4695, 0.8829]])  # 4 and 118 degrees
+    right = lattice._pair(lattice._neighbour_directions(points), near_square=True)
+    monkeypatch.setattr(lattice, "axis_choices", lambda work, p, e: [wrong, right])
+    _, first, grid = lattice.first_fit(None, points, extents, spreads)
+    fitted = grid if grid is not None else lattice.assign_cells(first)
+    assert topface.explained(points, fitted.homography) == 2
+    cells = fitted.to_cells(points)
+    assert np.abs(np.abs(cells[0] - cells[1]) - np.array([[1, 0], [0, 1]])).sum(axis=1).min() \
+        < 0.3
