@@ -48,6 +48,41 @@ VIEWS = ("table", "tablet", "sheet")
 SEAT_COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9")
 
 
+SIDES = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+@bp.app_template_global()
+def add_slots(board: list[dict[str, Any]], move: list[dict[str, Any]]) -> list[dict[str, int]]:
+    """The empty cells where a tile the camera missed may be added (the "+" of the board).
+
+    A tile of the waiting ``move`` lies in the line its tiles lie in, and a line has no
+    gaps: at an open end of that line, through the board's tiles. With no move waiting, beside
+    any tile of the board; on an empty table, the middle.
+
+    >>> add_slots([{"x": 2, "y": 0}], [{"x": 0, "y": 0}, {"x": 1, "y": 0}])
+    [{'x': -1, 'y': 0}, {'x': 3, 'y': 0}]
+    >>> add_slots([], [])
+    [{'x': 0, 'y': 0}]
+    """
+    taken = {(t["x"], t["y"]) for t in (*board, *move)}
+    if not taken:
+        return [{"x": 0, "y": 0}]
+    if not move:
+        free = {(x + dx, y + dy) for x, y in taken for dx, dy in SIDES} - taken
+    else:
+        cells = [(t["x"], t["y"]) for t in move]
+        along = [side for side in SIDES
+                 if len({y for _, y in cells} if side[1] == 0 else {x for x, _ in cells}) == 1]
+        free = set()
+        for start in cells:
+            for dx, dy in along:
+                x, y = start
+                while (x, y) in taken:
+                    x, y = x + dx, y + dy
+                free.add((x, y))
+    return [{"x": x, "y": y} for x, y in sorted(free, key=lambda cell: (cell[1], cell[0]))]
+
+
 @cache
 def qr_svg(url: str) -> str:
     """The join link as an inline SVG QR code (the same link every time: made once)."""
@@ -70,6 +105,8 @@ def js_strings() -> dict[str, str]:
         "ask_accept": _("Make the game match the camera? Tiles that change: %(n)s. The turns "
                         "that placed them are scored again."),
         "edit_title": _("Edit turn %(n)s by %(name)s"),
+        "fix_tile": _("Fix this tile"),
+        "add_tile": _("Add a tile here"),
         # A dialog closed because another device (or the camera) changed what it was about.
         "stale_confirmed": _("This move was confirmed on another device meanwhile."),
         "stale_dismissed": _("This move was set aside on another device meanwhile (Not a "
@@ -79,6 +116,7 @@ def js_strings() -> dict[str, str]:
         "stale_turns": _("The turns changed on another device meanwhile, so nothing was "
                          "changed here: look at them again."),
         "stale_ended": _("The game was ended on another device meanwhile."),
+        "stale_arrived": _("A move came in meanwhile: look at it first."),
         "stale_played_on": _("The end was already taken back on another device: play goes "
                              "on."),
         "stale_view": _("What the camera sees, or the game, changed meanwhile, so nothing was "

@@ -136,6 +136,52 @@ def test_fix_confirm_undo_and_survive_sigkill(browser, servers):
     assert SCRIPT_ERRORS == []
 
 
+def test_a_tile_the_camera_missed_is_added_on_the_tablet(browser, servers):
+    """The camera read two tiles of a three-tile move (a dark purple on a dark table can drop
+    out): a + beside the tiles adds the third, and the move scores all three. With no move
+    waiting at all, the same + enters one by hand. A double tap on "Start the game" starts
+    one game."""
+    from playwright.sync_api import expect
+
+    server = servers("none")
+    tablet = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True).new_page()
+    tablet.on("pageerror", lambda error: SCRIPT_ERRORS.append(str(error)))
+    tablet.goto(f"{server.base}/join?t={server.token}")
+    tablet.wait_for_url("**/setup")
+    tablet.fill("input[name=player] >> nth=0", "Ann")
+    tablet.fill("input[name=player] >> nth=1", "Bob")
+    tablet.dblclick("[data-setup] button[type=submit]")
+    tablet.wait_for_url("**/games/*/tablet")
+    assert len(server.api("GET", "/api/games")) == 1
+    game = int(tablet.get_attribute("body", "data-game"))
+
+    server.api("POST", f"/api/games/{game}/pending", {"tiles": ROW[:2]})
+    expect(tablet.locator(".pending .score .points")).to_have_text("2")
+    third = ROW[2]
+    tablet.locator(f".pending [data-add='{third['x']},{third['y']}']").click()
+    use = tablet.locator("#fix-dialog button[data-fix-use]")
+    expect(use).to_be_disabled()  # no tile is added before its colour and shape are picked
+    expect(tablet.locator("#fix-dialog [data-remove]")).to_be_hidden()
+    tablet.click(f"#fix-dialog button[data-pick-colour='{third['colour']}']")
+    tablet.click(f"#fix-dialog button[data-pick-shape='{third['shape']}']")
+    use.click()
+    expect(tablet.locator(".pending .score .points")).to_have_text("3")
+    tablet.click("[data-action=confirm]")
+    expect(tablet.locator(".turns li")).to_have_count(1)
+
+    # Bob's move was never seen: entered by hand, beside Ann's line.
+    tablet.click(".by-hand summary")
+    tablet.locator(f".by-hand [data-add='{third['x'] + 1},{third['y']}']").click()
+    tablet.click(f"#fix-dialog button[data-pick-colour='{third['colour']}']")
+    tablet.click("#fix-dialog button[data-pick-shape='diamond']")
+    tablet.click("#fix-dialog button[data-fix-use]")
+    expect(tablet.locator(".pending .score .points")).to_have_text("4")
+    tablet.click("[data-action=confirm]")
+    expect(tablet.locator(".turns li")).to_have_count(2)
+    assert [t["score"] for t in server.api("GET", "/api/state")["turns"]] == [3, 4]
+    assert SCRIPT_ERRORS == []
+
+
 def test_demo_move_is_confirmed_on_the_tablet_and_scored_on_the_table(browser, servers):
     from playwright.sync_api import expect
 

@@ -309,6 +309,11 @@ function tileName(colour, shape) {
 
 function openFix(tiles, index, onDone, staleWhen) {
   fixing = { tiles: tiles.map((t) => ({ ...t })), index, onDone };
+  // A tile added where the camera saw none has no label yet, and nothing to remove.
+  const adding = !tiles[index].colour;
+  fixDialog.querySelector("[data-remove]").hidden = adding;
+  fixDialog.querySelector("#fix-title").firstChild.textContent =
+    `${adding ? strings.add_tile : strings.fix_tile} `;
   const likely = fixDialog.querySelector("[data-likely]");
   likely.replaceChildren();
   for (const alt of tiles[index].alternatives || []) {
@@ -336,8 +341,10 @@ function markChoice() {
     b.classList.toggle("chosen", b.dataset.pickShape === tile.shape);
   });
   const preview = fixDialog.querySelector("[data-fix-preview]");
-  preview.replaceChildren(tileSvg(tile.colour, tile.shape));
-  preview.setAttribute("aria-label", tileName(tile.colour, tile.shape));
+  const whole = Boolean(tile.colour && tile.shape);
+  preview.replaceChildren(...(whole ? [tileSvg(tile.colour, tile.shape)] : []));
+  preview.setAttribute("aria-label", whole ? tileName(tile.colour, tile.shape) : "");
+  fixDialog.querySelector("[data-fix-use]").disabled = !whole;
 }
 
 function finishFix(tiles) {
@@ -554,7 +561,7 @@ function act(target) {
 }
 
 document.addEventListener("click", (event) => {
-  const target = event.target.closest("[data-action], [data-open], [data-fix], [data-edit-fix]");
+  const target = event.target.closest("[data-action], [data-open], [data-fix], [data-edit-fix], [data-add]");
   if (!target || target.disabled) return;
   if (target.dataset.action) {
     act(target);
@@ -572,8 +579,23 @@ document.addEventListener("click", (event) => {
       if (tiles.length) send("POST", api("/pending"), { tiles: plainTiles(tiles), shown });
       else send("POST", api("/pending/dismiss"), { shown });
     }, (data) => whatBecameOf(shown, turns, data));
+  } else if (target.dataset.add !== undefined && state && body.dataset.csrf) {
+    addTile(target.dataset.add.split(",").map(Number));
   }
 });
+
+// A tile the camera missed, added to the move waiting; with none waiting, the first tile of
+// a move entered by hand.
+function addTile([x, y]) {
+  const turns = state.turns.length;
+  const waiting = state.pending;
+  const tiles = waiting ? waiting.tiles : [];
+  const staleWhen = waiting ? (data) => whatBecameOf(waiting.key, turns, data)
+    : (data) => (data.ended ? "stale_ended" : data.pending ? "stale_arrived" : turnsMovedOn(turns)(data));
+  openFix([...tiles, { x, y, colour: null, shape: null }], tiles.length, (fixed) => {
+    send("POST", api("/pending"), { tiles: plainTiles(fixed), ...(waiting ? { shown: waiting.key } : {}) });
+  }, staleWhen);
+}
 
 // --- joining, set-up, language ------------------------------------------------------------
 const joinForm = document.querySelector("[data-join]");
@@ -599,8 +621,18 @@ if (joinForm) {
 
 const setupForm = document.querySelector("[data-setup]");
 if (setupForm) {
+  let starting = false;  // a double tap on "Start the game" must not start two games
   setupForm.addEventListener("submit", async (event) => {
     event.preventDefault();
+    if (starting) return;
+    starting = true;
+    try {
+      await startGame();
+    } finally {
+      starting = false;
+    }
+  });
+  const startGame = async () => {
     const players = Array.from(setupForm.querySelectorAll("[name=player]"), (i) => i.value.trim())
       .filter(Boolean);
     const sixth = setupForm.querySelector("[name=sixth]:checked").value;
@@ -609,7 +641,7 @@ if (setupForm) {
     if (!(await send("POST", "/api/options", { qwirkle_watch: watch }))) return;
     const data = await send("POST", "/api/games", { players, colours });
     if (data) location.href = `/games/${data.id}/tablet`;
-  });
+  };
 }
 
 // The camera preview is one long response: it ends after a while (the server bounds every
