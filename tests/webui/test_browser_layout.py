@@ -925,3 +925,23 @@ def test_a_page_left_open_through_an_upgrade_reloads_once(live, open_page):
     page.wait_for_timeout(4000)  # another stream comes and goes: no second reload
     assert len(loads) == 1
     expect(page.locator("[data-action=confirm]")).to_be_enabled()
+
+
+def test_tiles_set_aside_are_taken_back_only_those_tapped(live, open_page):
+    """Two moves set aside by "Not a move" (the camera read the blue square, then a green
+    one; the first was real): tapping the blue square's tile takes back only it, as a move."""
+    from playwright.sync_api import expect
+
+    game = live.game()
+    live.games.dismiss(game)
+    live.games.detected(tiles((5, 0, "GSq")), True, "", [])
+    live.games.dismiss(game)
+    page = open_page("tablet", f"{live.base}/games/{game}/tablet")
+    expect(page.locator("[data-aside]")).to_have_count(2)
+    page.click("[data-aside='1,1']")
+    expect(page.locator("[data-aside='1,1']")).to_have_attribute("aria-pressed", "true")
+    page.click("[data-action=restore]")
+    expect(page.locator("[data-aside]")).to_have_count(1)
+    pending = live.games.get(game).pending
+    assert pending is not None and pending.tiles == SEEN
+    assert list(live.games.get(game).ignored) == [(5, 0)]

@@ -507,7 +507,12 @@ const actions = {
   "save-edit": () => saveEdit({ kind: "place", tiles: plainTiles(editing.tiles) }),
   "edit-pass": () => saveEdit({ kind: "pass" }),
   "edit-exchange": (b) => saveEdit({ kind: "exchange", count: Number(b.dataset.count) }),
-  restore: () => send("POST", api("/ignored/restore"), {}),
+  // The tiles set aside that were tapped, or all of them when none was.
+  restore: (b) => {
+    const chosen = Array.from(b.closest("[data-reconcile]").querySelectorAll("[data-aside][aria-pressed=true]"),
+      (t) => t.dataset.aside.split(",").map(Number));
+    return send("POST", api("/ignored/restore"), chosen.length ? { cells: chosen } : {});
+  },
   "table-check": () => send("POST", api("/table/check"), {}),
   // One tile is one tap; the whole table may take many tiles out of confirmed turns: asked.
   // Each names the boards shown, so a view that changed meanwhile is not applied unseen.
@@ -561,9 +566,11 @@ function act(target) {
 }
 
 document.addEventListener("click", (event) => {
-  const target = event.target.closest("[data-action], [data-open], [data-fix], [data-edit-fix], [data-add]");
+  const target = event.target.closest("[data-action], [data-open], [data-fix], [data-edit-fix], [data-add], [data-aside]");
   if (!target || target.disabled) return;
-  if (target.dataset.action) {
+  if (target.dataset.aside !== undefined) {
+    target.setAttribute("aria-pressed", String(target.getAttribute("aria-pressed") !== "true"));
+  } else if (target.dataset.action) {
     act(target);
   } else if (target.dataset.open) {
     openDialog(target.dataset.open);
