@@ -103,7 +103,8 @@ class MoveTracker:
         # Tiles players may take off the table, which then leave the game: seen by the
         # camera and in no confirmed turn (a move waiting, tiles set aside).
         self._removable: set[Cell] = set()
-        self._still_there: set[Cell] = set()  # of them, missed by the last position's scan
+        # Tiles of the board the last position's scan missed whose cells look as before
+        self._still_there: set[Cell] = set()
         self._view = TableView()
         self._rescan = False
         self._gate = StableGate(self.still_seconds)
@@ -268,8 +269,10 @@ class MoveTracker:
         scan, reg, lattice = position.scan, position.registration, position.scan.lattice
         self._view = replace(self._view, off_board=position.off_board)
         gone = self._still_left_out(reg)
+        # only tiles the camera saw there last time: one entered by hand never lay there
+        seen = {(x, y) for x, y, _ in self._view.tiles}
         self._still_there = self._witness.still_there(
-            reg, frame.image, [cell for cell in reg.missing if cell in self._removable])
+            reg, frame.image, [cell for cell in reg.missing if cell in seen])
         reg, unexplained = self._witness.look(reg, frame.image, self.colours, self.adapter)
         # the look of those cells changed as the thing left out went: no tile missed there
         self._witness.suspects -= gone
@@ -425,6 +428,9 @@ class MoveTracker:
                  for (x, y), guess in reg.seen.items()
                  if (old := self.board.get((x, y))) is not None]
         tiles += [(x, y, tile) for (x, y), _ in read if (tile := self.board.get((x, y)))]
+        # missed by the scan, but still there: an undo offers them again like the others
+        tiles += [(x, y, tile) for x, y in reg.missing
+                  if (x, y) in self._still_there and (tile := self.board.get((x, y)))]
         self._view = replace(self._view, tiles=tuple(sorted(tiles)))
         self._readings = {**reg.seen, **dict(read)}
 

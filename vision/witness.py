@@ -62,7 +62,8 @@ class ChangeWitness:
         Call before :meth:`look`, which makes this picture the last. Dark purple tiles on a
         dark table drop out of one scan in a few; a move waiting for the players whose tiles
         dropped out was taken for taken back, and vanished from the tablet (a served game's
-        video, read while players confirmed a few moves behind: 12 of its tiles lost).
+        video, read while players confirmed a few moves behind: 12 of its tiles lost), and an
+        undo offered the undone move again without them.
         """
         if not cells:
             return set()

@@ -378,9 +378,12 @@ class Games:
 
     def _set_aside(self, game: Game, move: PendingMove, tiles: Sequence[Placed]) -> list[Placed]:
         """Set aside (logged) those of ``tiles``, taken out of ``move``, that the camera saw
-        and the game does not hold; a move entered by hand never lay on the camera's table.
-        Answers the tiles set aside."""
-        aside = [t for t in tiles if move.detected and (t[0], t[1]) not in game.table.board]
+        and the game does not hold; a move entered by hand never lay on the camera's table,
+        nor did a tile added by hand where the camera's last picture shows none (a wrong
+        tap, removed again). Answers the tiles set aside."""
+        seen = None if self.view is None else {(x, y) for x, y, _ in self.view[0]}
+        aside = [t for t in tiles if move.detected and (t[0], t[1]) not in game.table.board
+                 and (seen is None or (t[0], t[1]) in seen)]
         if aside:
             self._log_side(game, Event.IGNORE, {"tiles": placed_json(aside)})
         return aside
@@ -492,8 +495,9 @@ class Games:
 
     def fix_pending(self, game_id: int, tiles_json: object, shown: str | None = None) -> Game:
         """Replace the shown move's tiles with corrected ones (a tile relabelled, a phantom
-        removed). With no move waiting, this enters one by hand. ``shown``: the move the
-        fix was made on (see :meth:`_shown`).
+        removed, a missed one added). With no move waiting, this enters one by hand.
+        ``shown``: the move the fix was made on (see :meth:`_shown`); "" for a move entered
+        by hand, refused when a move came in meanwhile.
 
         A tile removed from a move the camera saw is set aside, as "Not a move" sets a whole
         move aside: the camera still sees something there, and offering it straight back
@@ -505,8 +509,15 @@ class Games:
             if game.table.ended:
                 raise Conflict(_l("the game is over"), "game_over")
             old = game.pending
-            if shown is not None:
+            if shown == "":  # entered by hand where the tablet showed no move waiting
+                if old is not None:
+                    raise Conflict(_l("a move came in meanwhile: look at it first"),
+                                   "pending_changed")
+            elif shown is not None:
                 self._shown(game_id, shown)
+            back = sorted({(x, y) for x, y, _ in tiles} & set(game.ignored))
+            if back:  # a tile set aside, put back in the move by hand: no longer aside
+                self._log_side(game, Event.RESTORE, {"cells": [list(cell) for cell in back]})
             if old is None:
                 game.queue.append(PendingMove(tiles, evaluate(game.table, tiles), True,
                                               detected=False))
@@ -517,7 +528,9 @@ class Games:
                 alternatives = _readings_beside(old, tiles)
                 game.queue[0] = dataclasses.replace(old, tiles=tiles, needs_confirmation=True,
                                                     alternatives=alternatives, fixed=True,
-                                                    removed=(*old.removed, *aside))
+                                                    removed=(*(t for t in old.removed
+                                                               if (t[0], t[1]) not in kept),
+                                                             *aside))
             self._queue_changed(game)
             self._touch()
             return game

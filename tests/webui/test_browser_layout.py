@@ -945,3 +945,25 @@ def test_tiles_set_aside_are_taken_back_only_those_tapped(live, open_page):
     pending = live.games.get(game).pending
     assert pending is not None and pending.tiles == SEEN
     assert list(live.games.get(game).ignored) == [(5, 0)]
+
+
+def test_the_add_a_tile_cells_stay_a_finger_wide_on_a_phone(live, open_page):
+    """The + of a board 18 cells wide on a 390 px phone: each is 44 px wide, the board
+    scrolls sideways inside its card with the move waiting in view, and the page itself
+    stays as wide as the phone. (At 12-21 px wide, players could not hit them.)"""
+    from playwright.sync_api import expect
+
+    wide = (Place(tiles((0, 0, "RCi"), (1, 0, "RSq"), (2, 0, "RDi"), (3, 0, "RCl"),
+                        (4, 0, "RCr"), (5, 0, "RSt"))),
+            Place(tiles((5, 1, "GSt"), (6, 1, "GCi"), (7, 1, "GSq"), (8, 1, "GDi"),
+                        (9, 1, "GCl"), (10, 1, "GCr"))),
+            Place(tiles((10, 2, "BCr"), (11, 2, "BCi"), (12, 2, "BSq"), (13, 2, "BDi"),
+                        (14, 2, "BCl"), (15, 2, "BSt"))))
+    game = live.game(turns=wide)
+    page = open_page("phone", f"{live.base}/games/{game}/tablet")
+    expect(page.locator(".pending .slot").first).to_be_visible()
+    boxes = [s.bounding_box() for s in page.locator(".pending .slot").all()]
+    assert boxes and min(b["width"] for b in boxes if b) >= 43.5
+    waiting = page.locator(".pending .board .new").bounding_box()
+    assert waiting is not None and 0 <= waiting["x"] <= 390 - waiting["width"]
+    assert overflow(page)["x"] <= 0

@@ -208,10 +208,24 @@ function flashLastMove() {
   lastTurnSeen = index;
 }
 
+// A board wider than the screen (its + cells stay a finger wide) scrolls to the move waiting.
+function showWaitingTiles() {
+  for (const scroll of document.querySelectorAll(".board-scroll")) {
+    const tile = scroll.querySelector(".new") || scroll.querySelector(".slot");
+    if (!tile || scroll.scrollWidth <= scroll.clientWidth) continue;
+    const box = tile.getBoundingClientRect();
+    const frame = scroll.getBoundingClientRect();
+    scroll.scrollLeft += box.left + box.width / 2 - (frame.left + frame.width / 2);
+  }
+}
+showWaitingTiles();
+document.addEventListener("toggle", showWaitingTiles, true);  // "Enter it by hand" opened
+
 async function refreshParts() {
   if (refreshing) { refreshAgain = true; return; }
   refreshing = true;
   await Promise.all(Array.from(document.querySelectorAll("[data-part]"), refreshPart));
+  showWaitingTiles();
   flashLastMove();
   refreshing = false;
   if (refreshAgain) { refreshAgain = false; refreshParts(); }
@@ -600,7 +614,8 @@ function addTile([x, y]) {
   const staleWhen = waiting ? (data) => whatBecameOf(waiting.key, turns, data)
     : (data) => (data.ended ? "stale_ended" : data.pending ? "stale_arrived" : turnsMovedOn(turns)(data));
   openFix([...tiles, { x, y, colour: null, shape: null }], tiles.length, (fixed) => {
-    send("POST", api("/pending"), { tiles: plainTiles(fixed), ...(waiting ? { shown: waiting.key } : {}) });
+    // "" names no move: the server refuses it if one came in meanwhile
+    send("POST", api("/pending"), { tiles: plainTiles(fixed), shown: waiting ? waiting.key : "" });
   }, staleWhen);
 }
 
