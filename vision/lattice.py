@@ -184,11 +184,8 @@ def _neighbour_directions(points: np.ndarray) -> np.ndarray:
     np.fill_diagonal(distance, np.inf)
     nearest = offsets[np.arange(len(points)), distance.argmin(axis=1)]
     angle = np.degrees(np.arctan2(nearest[:, 1], nearest[:, 0])) + 90.0
-    hist = np.bincount(np.rint(angle).astype(int) % 180, minlength=180).astype(float)
-    # peaked, so that one pair of symbols gives its own direction, not a flat top's first bin
-    kernel = 5.0 - np.abs(np.arange(-4, 5))
-    return np.convolve(np.concatenate([hist[-4:], hist, hist[:4]]), kernel / kernel.sum(),
-                       "valid")
+    hist = np.bincount(angle.astype(int) % 180, minlength=180).astype(float)
+    return np.convolve(np.concatenate([hist[-4:], hist, hist[:4]]), np.ones(9) / 9, "valid")
 
 
 def _apart_degrees(a: np.ndarray | int, b: int) -> np.ndarray:

@@ -167,9 +167,7 @@ def test_small_far_tiles_seen_50_to_60_degrees_from_vertical_are_read_in_every_o
     """Seen this steeply, the far tiles are small and blurred, and the network's reading of a
     clover or a diamond there changed with the crop's orientation. Every symbol looks the
     same turned or mirrored, so an unsure crop is read in all eight orientations: labels
-    right 93.3 % of the tiles found without that, over these ten boards, 95.7 % with it;
-    95.1 % since board 1's lattice, on axes measured more finely from the symbols'
-    neighbours, finds 8 more of its far tiles (5 of them read right)."""
+    right 93.3 % of the tiles found without that, over these ten boards."""
     found = right = 0
     for seed in range(10):
         truth, image = oblique_render(seed, (50, 60))
@@ -177,7 +175,7 @@ def test_small_far_tiles_seen_50_to_60_degrees_from_vertical_are_read_in_every_o
         pairs = align(tiles, truth)
         found += len(pairs)
         right += sum(tiles[f].guess.tile == truth[t] for f, t in pairs.items())
-    assert right >= 0.945 * found
+    assert right >= 0.955 * found
 
 
 def _round_spreads(homography: np.ndarray, cells: np.ndarray) -> np.ndarray:
@@ -292,14 +290,15 @@ def _degrees(axes: np.ndarray) -> np.ndarray:
 
 
 def test_two_symbols_side_by_side_give_their_own_axes_among_the_choices():
-    """A first move of two tiles: the line between their symbols is one axis, and with
-    nothing else to go by the other is square to it (it was the first bin of a flat-topped
-    histogram, and any direction 45 degrees away)."""
+    """A first move of two tiles: the line between their symbols is one axis (within the
+    histogram's smoothing), and with nothing else to go by the other is square to it (it was
+    any direction 45 degrees away)."""
     points = np.array([[481.0, 402.0], [507.0, 396.0]])
     along = np.degrees(np.arctan2(-6.0, 26.0))
     axes = lattice._pair(lattice._neighbour_directions(points), near_square=True)
     assert np.allclose(np.sort(_degrees(axes) % 180), np.sort(np.array([along, along + 90]) % 180),
-                       atol=1.0)
+                       atol=5.0)
+    assert abs(abs(np.dot(*axes)) - 0.0) < 0.02
 
 
 def test_two_tiles_side_by_side_are_not_left_on_axes_that_pair_neither(monkeypatch):
