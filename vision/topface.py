@@ -240,7 +240,7 @@ def good_enough(score: int, points: int) -> bool:
     Too few symbols for a share to mean much: a lattice that pairs any of them will do, one
     that pairs none will not where two could pair (game 121 of the hardest footage: the first
     move's two tiles side by side, on a lattice whose axes the faint sides of black tiles on a
-    black table put 20 degrees off, lay on no common line and were read as one tile)."""
+    black table put 17 degrees off, lay on no common line and were read as one tile)."""
     if points < MIN_PAIRS:
         return score > 0 or points < 2
     return points - score <= SLACK * points
