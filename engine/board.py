@@ -12,6 +12,8 @@ from collections.abc import Iterable, Iterator
 from engine.tiles import Tile
 
 Cell = tuple[int, int]
+SIDES: tuple[Cell, ...] = ((1, 0), (-1, 0), (0, 1), (0, -1))
+"""Steps from a cell to the four that share a side with it."""
 Placed = tuple[int, int, Tile]
 Row = list[int | str]
 """A placed tile in the command line's JSON Lines: ``[x, y, colour, shape]``."""

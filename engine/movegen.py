@@ -20,13 +20,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from engine.board import Board, Cell, Placed
+from engine.board import SIDES, Board, Cell, Placed
 from engine.tiles import ALL_COLOURS, HAND, SHAPES, Tile
 
 _COLOUR_ID = {c: i for i, c in enumerate(ALL_COLOURS)}
 _SHAPE_ID = {s: i for i, s in enumerate(SHAPES)}
 _TILE_OF = {ci << 3 | si: Tile(c, s) for c, ci in _COLOUR_ID.items() for s, si in _SHAPE_ID.items()}
-_NEIGHBOURS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 Move = tuple[Placed, ...]
 _RawMove = tuple[tuple[int, int, int], ...]
@@ -93,7 +92,7 @@ def _anchors(cells: dict[Cell, int]) -> list[Cell]:
     """Empty cells next to a tile, in a deterministic order."""
     seen: dict[Cell, None] = {}
     for x, y in cells:
-        for dx, dy in _NEIGHBOURS:
+        for dx, dy in SIDES:
             c = (x + dx, y + dy)
             if c not in cells:
                 seen[c] = None
@@ -222,7 +221,7 @@ def _search(cells: dict[Cell, int], kinds: list[int], out: list[tuple[int, _RawM
             reach = max(group[t] for t in allowed)
             sx, sy = ax - dx, ay - dy
             for _ in range(min(reach, 6) - 1):
-                if (sx, sy) in cells or any((sx + ex, sy + ey) in cells for ex, ey in _NEIGHBOURS):
+                if (sx, sy) in cells or any((sx + ex, sy + ey) in cells for ex, ey in SIDES):
                     break
                 walk(sx, sy, _EMPTY, (), 0, False)
                 sx, sy = sx - dx, sy - dy

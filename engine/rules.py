@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.board import Board, Cell, Placed, check_placed
+from engine.board import SIDES, Board, Cell, Placed, check_placed
 from engine.refusals import Illegal, Refusal, english, line_place
 from engine.refusals import IllegalMove as IllegalMove  # re-exported: the rules raise it
 from engine.tiles import Tile
@@ -22,7 +22,6 @@ QWIRKLE_BONUS = 6
 """Points added for completing a line of six, and for going out first at the end."""
 
 _STEPS = ((1, 0), (0, 1))
-_NEIGHBOURS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +168,7 @@ def check_move(board: Board, move: Sequence[Placed]) -> MoveCheck:
             return _illegal(Illegal.GAP, [cell])
 
     if len(board) and not any(
-        (x + dx, y + dy) in board for x, y in at for dx, dy in _NEIGHBOURS
+        (x + dx, y + dy) in board for x, y in at for dx, dy in SIDES
     ):
         return _illegal(Illegal.NOT_TOUCHING, list(at))
 

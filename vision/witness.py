@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from engine.board import Cell
+from engine.board import SIDES, Cell
 from vision.adapt import SetAdapter
 from vision.classifier import TileGuess, classify_crops
 from vision.crops import CROP, extract_crops
@@ -24,8 +24,6 @@ from vision.register import Registration
 
 CELL_CHANGE = 0.2
 """Mean log-colour change of an empty cell's middle that means something was put there."""
-
-SIDES = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 CHANGED_TILE_PROB = 0.9
 """"Is a tile" probability that, on a cell whose look changed, counts as a new tile."""

@@ -24,6 +24,7 @@ from flask import (
 )
 from flask_babel import gettext as _
 
+from engine.board import SIDES
 from engine.sheet import ScoreSheet, score_sheet
 from engine.table import TableGame, TurnRecord
 from engine.tiles import COLOURS, SHAPES, Tile
@@ -46,9 +47,6 @@ PARTS = ("status", "pending", "turns", "sheet", "tracker", "actions", "board", "
 VIEWS = ("table", "tablet", "sheet")
 # Line colours of the score chart, one per seat; chosen to stay apart for colour-blind eyes.
 SEAT_COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9")
-
-
-SIDES = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 
 @bp.app_template_global()
