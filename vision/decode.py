@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from engine.board import Board, Cell, Placed
+from engine.board import SIDES, Board, Cell, Placed
 from engine.refusals import Refusal
 from engine.rules import check_move
 from engine.tiles import Tile
@@ -245,7 +245,10 @@ def split_moves(board: Board, new: Sequence[tuple[Cell, object]],
     their tiles come as one position. Each part must be a legal move on the board the parts
     before it leave, and each is a separate turn. ``appeared`` gives, per new tile, when it
     appeared (None: not known); the split preferred is the one that contradicts that order
-    least, then the one with the fewest parts, then the most probable labels. Every part is
+    least, then the one with the fewest parts, then the one that parts the fewest new tiles
+    lying side by side (a player lays a turn's tiles together: two turns made in a camera
+    outage, one a single tile at the line's far end, are otherwise as likely read with that
+    tile and a neighbour of the other turn's), then the most probable labels. Every part is
     flagged for a person: the camera did not see where one turn ended.
     """
     cells = [cell for cell, _ in new]
@@ -253,13 +256,16 @@ def split_moves(board: Board, new: Sequence[tuple[Cell, object]],
         return None
     options = [label_options(g) for _, g in new]
     times = list(appeared) + [None] * (len(cells) - len(appeared))
+    index = {cell: i for i, cell in enumerate(cells)}
+    beside = [[index[(x + dx, y + dy)] for dx, dy in SIDES if (x + dx, y + dy) in index]
+              for x, y in cells]
     budget = [SPLIT_CHECKS]
     memo: dict[frozenset[int], tuple | None] = {}
 
     def best(remaining: frozenset[int], on: Board) -> tuple | None:
         """(cost, parts) of the best split of ``remaining`` on ``on``; parts are readings."""
         if not remaining:
-            return (0, 0, 0.0), ()
+            return (0, 0, 0, 0.0), ()
         if remaining in memo:
             return memo[remaining]
         found = None
@@ -278,7 +284,9 @@ def split_moves(board: Board, new: Sequence[tuple[Cell, object]],
             late = sum(1 for i in part for j in rest
                        if (ti := times[i]) is not None and (tj := times[j]) is not None
                        and ti > tj + ORDER_SLACK)
-            cost = (after[0][0] + late, after[0][1] + 1, after[0][2] - math.log(legal[0][0]))
+            parted = sum(1 for i in part for j in beside[i] if j in rest)
+            cost = (after[0][0] + late, after[0][1] + 1, after[0][2] + parted,
+                    after[0][3] - math.log(legal[0][0]))
             if found is None or cost < found[0]:
                 found = (cost, ((part, legal), *after[1]))
         memo[remaining] = found
@@ -287,7 +295,7 @@ def split_moves(board: Board, new: Sequence[tuple[Cell, object]],
     result = best(frozenset(range(len(cells))), board)
     if result is None or len(result[1]) < 2:
         return None
-    (late, count, _), parts = result
+    (late, count, _, _), parts = result
     # the order is seen only where the times of two parts' tiles came apart: tiles of one
     # part may appear a while apart, and say nothing of a part whose times are not known
     spans = [[t for i in part if (t := times[i]) is not None] for part, _ in parts]
@@ -365,4 +373,4 @@ def _unbroken(board: Board, placed: Sequence[Cell]) -> bool:
     if not len(board):
         return True
     return any((x + dx, y + dy) in board for x, y in placed
-               for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+               for dx, dy in SIDES)

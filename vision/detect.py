@@ -114,6 +114,9 @@ class Symbol:
     None for a recovered symbol. Every symbol has fourfold symmetry, so on the table each
     spreads alike in every direction, and in the photo the spread shows how the view
     stretches the table there (:func:`vision.topface.skew`)."""
+    elongation: float = 1.0
+    """How drawn out its outline is (:func:`_elongation` of ``spread``; 1 when it has none),
+    measured once: every cut level asks it of every candidate found so far."""
 
 
 def prepare(image: np.ndarray) -> Work:
@@ -290,10 +293,8 @@ off a tile at the board's edge)."""
 
 
 def _may_be_pair(symbol: Symbol) -> bool:
-    if symbol.spread is None:
-        return False
     low, high = PAIR_ELONGATION
-    return bool(low < _elongation(np.array([symbol.spread]))[0] <= high)
+    return low < symbol.elongation <= high
 
 
 def _unsplit(found: list[Symbol]) -> list[Symbol]:
@@ -326,14 +327,14 @@ def _split_pairs(found: list[Symbol], parts: list[Symbol]) -> list[Symbol]:
         return found
     every = found + parts
     centres = np.array([s.center for s in every])
-    whole = _elongation(np.array([s.spread or (1.0, 0.0, 1.0) for s in every])) <= ROUND_VIEW
     split: set[int] = set()
     taken: set[int] = set()
     for i, joined in enumerate(found):
         if not _may_be_pair(joined):
             continue
         reach = np.hypot(*(centres - joined.center).T)
-        held = [j for j, s in enumerate(every) if whole[j] and reach[j] < 0.5 * joined.extent
+        held = [j for j, s in enumerate(every)
+                if s.elongation <= ROUND_VIEW and reach[j] < 0.5 * joined.extent
                 and 0.3 * joined.extent < s.extent < 0.7 * joined.extent]
         if len(held) >= 2:
             split.add(i)
@@ -384,10 +385,12 @@ def _enclosed(dark: np.ndarray, max_extent: float, ring: tuple[np.ndarray, float
     keep = np.flatnonzero(keep)
     contrast = _contrast([outlines[i] for i in keep], holes[keep, :2], *ring)
     keep, contrast = keep[contrast >= least], contrast[contrast >= least]
+    spreads = holes[keep, 7:10]
     return [Symbol((float(x), float(y)), float(np.sqrt(a)), float(e), float(c),
-                   spread=(float(xx), float(xy), float(yy)))
-            for x, y, a, e, c, xx, xy, yy in zip(cx[keep], cy[keep], area[keep], extent[keep],
-                                                 contrast, *holes[keep, 7:10].T, strict=True)]
+                   spread=(float(xx), float(xy), float(yy)), elongation=float(long))
+            for x, y, a, e, c, (xx, xy, yy), long in zip(
+                cx[keep], cy[keep], area[keep], extent[keep], contrast, spreads,
+                _elongation(spreads), strict=True)]
 
 
 MAX_ELONGATION = 1 / 0.3
@@ -415,13 +418,10 @@ def _unstretched(found: list[Symbol]) -> list[Symbol]:
     :func:`drop_table_like` and the classifier: dropped for being drawn out, a check of
     board 5 of ``--cloths`` and two gaps of board 12 of ``--oblique`` at 50-60 degrees
     took tiles with them."""
-    spreads = np.array([s.spread for s in found if s.spread is not None], np.float64)
-    if not len(spreads) or not _round_view(found):
+    if not _round_view(found):
         return found
-    keep = iter(_elongation(spreads) <= MAX_ELONGATION)
     # a faint one sets no size and meets drop_table_like; one as clear as a symbol does
-    return [s for s in found
-            if s.spread is None or next(keep) or s.contrast < CLEAR_CONTRAST]
+    return [s for s in found if s.elongation <= MAX_ELONGATION or s.contrast < CLEAR_CONTRAST]
 
 
 def _round_view(found: list[Symbol]) -> bool:

@@ -73,6 +73,20 @@ def test_fewest_parts_win_when_the_order_allows_several():
     assert "other order is legal too" in moves[0].reason  # nothing tells which came first
 
 
+def test_tiles_laid_side_by_side_stay_one_turn_when_nothing_else_decides():
+    # a red row of three; during an outage one turn put a red cross at its right end and
+    # another a column of diamonds down from its left end. A red diamond at the left end
+    # with the cross is a legal turn too (the row runs on unbroken between them), leaving
+    # the orange diamond alone: as few parts, labels as sure, but it parts two tiles laid
+    # side by side, which players lay in one turn
+    board = board_of((0, 0, R, "star"), (1, 0, R, "circle"), (2, 0, R, "square"))
+    cross, diamonds = (3, 0, R, "cross"), ((-1, 0, R, "diamond"), (-1, 1, OR, "diamond"))
+    for new in (new_tiles(cross, *diamonds), new_tiles(*reversed(diamonds), cross)):
+        moves = split_moves(board, new)
+        assert set(_as_sets(moves)) == {_placed(cross), _placed(*diamonds)}
+        assert "other order is legal too" in moves[0].reason
+
+
 def test_times_known_for_one_part_alone_do_not_order_the_parts():
     # the run's tiles appeared a second apart, the star's time is not known: nothing says
     # which turn came first
