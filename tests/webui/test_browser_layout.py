@@ -303,6 +303,17 @@ def test_fix_dialog_suggestions_do_what_they_say_and_fit_a_phone(live, open_page
         assert suggestions.nth(choice).locator("svg.tile").count() == 1  # a tile picture
         if i == 0:
             page.screenshot(path=str(DOCS / "fix-dialog.png"))
+            # a swatch alone does not tell red from orange to a colour-blind player: on a
+            # phone too each colour and shape is named, inside its button
+            named = page.evaluate("""() => [...document.querySelectorAll(
+                    '#fix-dialog [data-pick-colour], #fix-dialog [data-pick-shape]')].map(b => {
+                const l = b.querySelector('.label'), r = l.getBoundingClientRect(),
+                      o = b.getBoundingClientRect();
+                return r.width > 0 && r.left >= o.left && r.right <= o.right
+                    && r.bottom <= o.bottom ? l.textContent : null;
+            })""")
+            assert named == ["red", "orange", "yellow", "green", "blue", "purple",
+                             "circle", "square", "diamond", "clover", "cross", "star"]
         suggestions.nth(choice).click()
         # The tile now on the card is the one the label named.
         expect(card_tile).to_have_attribute("aria-label", label)
@@ -938,8 +949,14 @@ def test_tiles_set_aside_are_taken_back_only_those_tapped(live, open_page):
     live.games.dismiss(game)
     page = open_page("tablet", f"{live.base}/games/{game}/tablet")
     expect(page.locator("[data-aside]")).to_have_count(2)
+    # where they lie: both ringed on a picture of the board, the one tapped marked
+    rings = page.locator("[data-reconcile] .board .mark")
+    expect(rings).to_have_count(2)
+    assert sorted(r.get_attribute("data-mark") for r in rings.all()) == ["1,1", "5,0"]
     page.click("[data-aside='1,1']")
     expect(page.locator("[data-aside='1,1']")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("[data-mark='1,1']")).to_have_class("mark chosen")
+    expect(page.locator("[data-mark='5,0']")).to_have_class("mark")
     page.click("[data-action=restore]")
     expect(page.locator("[data-aside]")).to_have_count(1)
     pending = live.games.get(game).pending

@@ -583,7 +583,11 @@ document.addEventListener("click", (event) => {
   const target = event.target.closest("[data-action], [data-open], [data-fix], [data-edit-fix], [data-add], [data-aside]");
   if (!target || target.disabled) return;
   if (target.dataset.aside !== undefined) {
-    target.setAttribute("aria-pressed", String(target.getAttribute("aria-pressed") !== "true"));
+    const pressed = target.getAttribute("aria-pressed") !== "true";
+    target.setAttribute("aria-pressed", String(pressed));
+    // its ring on the picture of where the tiles lie shows which one was tapped
+    const ring = target.closest("[data-reconcile]").querySelector(`[data-mark="${target.dataset.aside}"]`);
+    if (ring) ring.classList.toggle("chosen", pressed);
   } else if (target.dataset.action) {
     act(target);
   } else if (target.dataset.open) {
