@@ -132,6 +132,10 @@ class MoveTracker:
         Returns the tiles the camera saw at its last position that the game holds nowhere,
         offered again as one move: an undo or a removed turn whose tiles stayed on the
         table, or a game started over tiles. Tiles the camera never saw are not offered.
+        Tiles that are no legal move but split into consecutive legal ones
+        (:func:`vision.decode.split_moves`) come as those: the turns laid while a game stood
+        ended by mistake, offered again once it plays on (as one heap of ten tiles, "a turn
+        places at most 6 tiles", they blocked every move behind them).
         """
         confirmed = board if isinstance(board, Board) else Board.from_placed(board)
         waiting = {(x, y): tile for x, y, tile in pending if (x, y) not in confirmed}
@@ -155,9 +159,16 @@ class MoveTracker:
         self._left_out.clear()
         if not extra:
             return []
+        again = Doubt(DoubtKind.REOFFERED)
         check = check_move(game, extra)
-        return [DetectedMove(extra, check.score if check.legal else None, True,
-                             (Doubt(DoubtKind.REOFFERED),), reoffered=True)]
+        read = [((x, y), self._readings.get((x, y))) for x, y, _ in extra]
+        parts = None if check.legal or not all(guess for _, guess in read) \
+            else split_moves(game, read)
+        if parts:
+            return [replace(part, doubts=(again, *part.doubts), reoffered=True)
+                    for part in parts]
+        return [DetectedMove(extra, check.score if check.legal else None, True, (again,),
+                             reoffered=True)]
 
     def _learn(self, confirmed: Board) -> None:
         """Teach the set adapter the confirmed tiles it has a reading of and has not seen."""

@@ -318,7 +318,7 @@ class Games:
                 raise Conflict(error.refusal) from None
             game.seq = self.log.append(game_id, kind, payload)
             game.table = table
-            self._queue_changed(game)
+            self._queue_changed(game, laid_since=kind is Event.PLAY_ON)
             self._touch()
             return game
 
@@ -362,17 +362,20 @@ class Games:
             raise Conflict(_l("The turns changed since you asked: look at them again."),
                            "turns_changed")
 
-    def _queue_changed(self, game: Game) -> None:
+    def _queue_changed(self, game: Game, laid_since: bool = False) -> None:
         """Tell the tracker the game as it now stands, offer again (first) the tiles it still
         sees that the game lost, and re-judge the move now shown against the game. Waiting
-        tiles on cells the game now holds (a Redo) leave the queue."""
+        tiles on cells the game now holds (a Redo) leave the queue. ``laid_since``: the tiles
+        the game does not hold were laid after the moves waiting (while a game stood ended
+        by mistake), so they are offered after them."""
         taken = {(x, y) for x, y, _ in game.waiting_tiles() if (x, y) in game.table.board}
         if taken:  # a Redo or an edit put them in the game: they wait no longer
             game.queue = without(game.queue, taken, game.table)
         if self.on_board is not None and game.row.id == self.current_id():
             again = self.on_board(game)
             if not game.table.ended:
-                game.queue[:0] = [offered(game.table, tiles) for tiles in again]
+                at = len(game.queue) if laid_since else 0
+                game.queue[at:at] = [offered(game.table, tiles) for tiles in again]
         if game.queue:
             game.queue[0] = reread(game.table, game.queue[0])
 

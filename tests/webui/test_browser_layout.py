@@ -957,6 +957,8 @@ def test_tiles_set_aside_are_taken_back_only_those_tapped(live, open_page):
     expect(page.locator("[data-aside='1,1']")).to_have_attribute("aria-pressed", "true")
     expect(page.locator("[data-mark='1,1']")).to_have_class("mark chosen")
     expect(page.locator("[data-mark='5,0']")).to_have_class("mark")
+    expect(page.locator("[data-action=restore]")).to_have_text(
+        "Take the tapped tiles back into the game", use_inner_text=True)
     page.click("[data-action=restore]")
     expect(page.locator("[data-aside]")).to_have_count(1)
     pending = live.games.get(game).pending

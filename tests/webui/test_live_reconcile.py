@@ -227,6 +227,41 @@ def test_a_game_ended_by_mistake_plays_on_with_every_turn_kept(table, stills):
     assert [turn["score"] for turn in confirm(t, game)["turns"]] == [3, 3, 4]
 
 
+def test_moves_laid_while_a_game_stood_ended_come_after_those_waiting(table, stills):
+    """A move waits when the game is ended by mistake; the next is laid meanwhile. Once it
+    plays on, the move laid meanwhile comes after the one waiting (offered first, it was
+    read against a board without it)."""
+    t, camera = table
+    game = play_move_one(t, camera, stills)
+    camera.show(stills[2])
+    assert cells(state(t)["pending"]["tiles"]) == shape(MOVE_2)
+    t.post(f"/api/games/{game}/finish", {"went_out": None})
+    camera.show(stills[3])
+    back = t.post(f"/api/games/{game}/play-on").json
+    assert cells(back["pending"]["tiles"]) == shape(MOVE_2)
+    after = confirm(t, game)
+    assert cells(after["pending"]["tiles"]) == shape(MOVE_3)
+    assert [turn["score"] for turn in confirm(t, game)["turns"]] == [3, 3, 4]
+
+
+def test_turns_laid_while_a_game_stood_ended_are_offered_one_by_one(table, stills):
+    """Two turns laid while the game stood ended come back, once it plays on, as two moves
+    to confirm, not as one heap that no rule allows (which blocked every later move)."""
+    t, camera = table
+    game = play_move_one(t, camera, stills)
+    t.post(f"/api/games/{game}/finish", {"went_out": None})
+    camera.show(stills[2])
+    camera.show(stills[3])
+    back = t.post(f"/api/games/{game}/play-on").json
+    first = back["pending"]
+    assert first["legal"] and back["more_pending"]
+    assert cells(first["tiles"]) in (shape(MOVE_2), shape(MOVE_3))
+    done = confirm(t, game)
+    assert done["pending"]["legal"]
+    assert cells(first["tiles"]) | cells(done["pending"]["tiles"]) == shape(MOVE_2 + MOVE_3)
+    assert sum(turn["score"] for turn in confirm(t, game)["turns"]) == 3 + 3 + 4
+
+
 def test_a_recording_that_ends_is_not_read_again(tmp_path, stills):
     app = make_app(tmp_path / "games.sqlite3", CAMERA_RETRY_S=0.01)
     t, camera = Table(app), ScriptedCamera()
