@@ -950,7 +950,7 @@ def test_tiles_set_aside_are_taken_back_only_those_tapped(live, open_page):
     page = open_page("tablet", f"{live.base}/games/{game}/tablet")
     expect(page.locator("[data-aside]")).to_have_count(2)
     # where they lie: both ringed on a picture of the board, the one tapped marked
-    rings = page.locator("[data-reconcile] .board .mark")
+    rings = page.locator("[data-reconcile] .aside-where .mark")
     expect(rings).to_have_count(2)
     assert sorted(r.get_attribute("data-mark") for r in rings.all()) == ["1,1", "5,0"]
     page.click("[data-aside='1,1']")

@@ -586,7 +586,7 @@ document.addEventListener("click", (event) => {
     const pressed = target.getAttribute("aria-pressed") !== "true";
     target.setAttribute("aria-pressed", String(pressed));
     // its ring on the picture of where the tiles lie shows which one was tapped
-    const ring = target.closest("[data-reconcile]").querySelector(`[data-mark="${target.dataset.aside}"]`);
+    const ring = target.closest("[data-reconcile]").querySelector(`.aside-where [data-mark="${target.dataset.aside}"]`);
     if (ring) ring.classList.toggle("chosen", pressed);
   } else if (target.dataset.action) {
     act(target);
