@@ -11,7 +11,7 @@ tracker's to judge.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -36,6 +36,10 @@ OFF_BOARD_GAP = 3
 two empty cells between, where a legal move never reaches (a rack, a tile dropped aside)."""
 
 
+Unchanged = Callable[[Registration, Sequence[Cell]], set[Cell]]
+"""Of the cells given, those whose look has not changed since the last position read."""
+
+
 @dataclass(frozen=True)
 class Position:
     """One still picture read onto the board: the scan, its registration (new tiles on the
@@ -56,18 +60,30 @@ class PositionReader:
         registration, and for drawing the preview)."""
 
     def read(self, image: np.ndarray, board: Board, lasting: Collection[Cell],
-             adapter: SetAdapter | None = None) -> Position | None:
+             adapter: SetAdapter | None = None, unchanged: Unchanged | None = None
+             ) -> Position | None:
         """The picture's tiles on ``board``'s cells; None when the scan did not find enough
         of the ``lasting`` tiles of the board to say where it lies (a hand over it, a blurred
         frame). Tiles of moves still waiting are not lasting: players may take them all back,
-        a game started over tiles by clearing the table."""
+        a game started over tiles by clearing the table.
+
+        ``unchanged`` answers which of the tiles the scan missed lie on cells that look as
+        they did at the last position: those count as found. Dark purple tiles on a dark
+        table drop out of scan after scan; while players confirmed a few moves behind, the
+        board they had confirmed was small and half purple, and positions went unread (two
+        turns of a served game's video came as one, its last three not at all)."""
         scan = scan_image(image, colours=self.colours, adapter=adapter)
         lattice = scan.lattice
         reg = register(board, scan.tiles, None if lattice is None else lattice.homography,
                        self.homography)
         known = _in_view(set(lasting), reg.homography, image.shape)
-        if len(known) >= 4 and len(known & set(reg.seen)) < MIN_SEEN_SHARE * len(known):
-            return None
+        found = len(known & set(reg.seen))
+        if len(known) >= 4 and found < MIN_SEEN_SHARE * len(known):
+            if unchanged is None or reg.homography is None:
+                return None
+            found += len(unchanged(reg, sorted(known - set(reg.seen))))
+            if found < MIN_SEEN_SHARE * len(known):
+                return None
         if reg.homography is not None:
             self.homography = reg.homography
         far = _off_board(set(board), [cell for cell, _ in reg.new])

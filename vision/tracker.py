@@ -251,7 +251,9 @@ class MoveTracker:
         return (frame, again) if self._quality(again) < self._quality(first) else look
 
     def _read(self, frame: Frame) -> Position | None:
-        return self._reader.read(frame.image, self.board, self._lasting(), self.adapter)
+        return self._reader.read(frame.image, self.board, self._lasting(), self.adapter,
+                                 lambda reg, cells: self._witness.still_there(reg, frame.image,
+                                                                              cells))
 
     def _explaining(self, position: Position | None, frame: Frame) -> Footprint | None:
         """Where the tiles of a position the gate doubts lie, if they can explain its change:

@@ -12,6 +12,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from werkzeug.exceptions import TooManyRequests
 
 from engine.tiles import is_colour_set
@@ -310,14 +311,23 @@ def join():
         address = request.remote_addr or ""
         ok = keys().try_pin(address, data["pin"])
         if ok is None:  # Retry-After: when this device may try again
-            raise TooManyRequests(_("Too many wrong PINs from this device: wait a while, or "
-                                    "scan the QR code."),
-                                  retry_after=math.ceil(keys().locked_for(address)) or 1)
+            wait = math.ceil(keys().locked_for(address)) or 1
+            raise TooManyRequests(_("Too many wrong PINs from this device: try again in "
+                                    "%(wait)s, or scan the QR code.", wait=_wait_words(wait)),
+                                  retry_after=wait)
     else:
         raise PayloadError(_("Send the PIN as {\"pin\": \"123456\"}."))
     if not ok:
         abort(403, _("Wrong PIN."))
     return set_token_cookie(jsonify({"csrf": keys().csrf()}))
+
+
+def _wait_words(seconds: int) -> str:
+    """A lockout's length as a guest reads it: seconds under two minutes, else minutes
+    rounded up (the longest lockout is 15 minutes)."""
+    if seconds < 120:
+        return ngettext("%(num)s second", "%(num)s seconds", seconds)
+    return ngettext("%(num)s minute", "%(num)s minutes", math.ceil(seconds / 60))
 
 
 @bp.post("/auth/rotate")

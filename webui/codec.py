@@ -9,11 +9,12 @@ unseen kind) ``{"colour", "shape"}``. The command line's JSON Lines use the comp
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, TypeGuard
 
 from flask_babel import lazy_gettext as _l
 
+from engine.board import Board, Placed
 from engine.table import Exchange, Pass, Place
 from engine.tiles import HAND, Tile, TileError, full_set
 
@@ -83,6 +84,30 @@ def parse_tiles(value: object) -> tuple[tuple[int, int, Tile], ...]:
         raise PayloadError(_l("two tiles are on the same cell"))
     return tuple(placed)
 
+
+
+def check_reach(board: Board, tiles: Sequence[Placed]) -> None:
+    """Refuse tiles that lie farther than a turn's reach (:data:`HAND` cells) from the board
+    and from every other tile of the list within reach of it.
+
+    A table's tiles hang together: every line is gapless, so a turn, or several laid while
+    the camera looked away, touches what lies there. A tile typed in at (1000, 1000) is a
+    slip of the finger or a guest's prank, and drawn with the board it made the tablet's
+    picture 44,000 px wide. A missed tile between leaves a gap of a few cells, within reach.
+    """
+    reached = list(board) or [(tiles[0][0], tiles[0][1])]
+    waiting = [(x, y) for x, y, _ in tiles]
+    while True:
+        near = [c for c in waiting
+                if any(max(abs(c[0] - x), abs(c[1] - y)) <= HAND for x, y in reached)]
+        if not near:
+            break
+        reached += near
+        waiting = [c for c in waiting if c not in near]
+    if waiting:
+        x, y = waiting[0]
+        raise PayloadError(_l("the tile at (%(x)s, %(y)s) lies far from the board: a move "
+                              "is laid next to it", x=x, y=y))
 
 def parse_turn(value: object) -> Turn:
     """A turn as ``{"kind": "place", "tiles": [...]}``, ``{"kind": "exchange", "count": 3}``

@@ -38,7 +38,15 @@ from vision.doubts import Doubt
 from vision.setprofile import ProfileError, SetProfile, profile_from_json
 from vision.source import SMALL_PICTURE, SourceError, redact_url
 
-from .codec import PayloadError, is_whole, parse_tiles, parse_turn, placed_json, turn_json
+from .codec import (
+    PayloadError,
+    check_reach,
+    is_whole,
+    parse_tiles,
+    parse_turn,
+    placed_json,
+    turn_json,
+)
 from .db import EventLog, GameRow
 from .notifier import Notifier
 from .pending import PendingMove, as_part, evaluate, offered, rejoined, reread, tiles_key, without
@@ -518,6 +526,7 @@ class Games:
                                    "pending_changed")
             elif shown is not None:
                 self._shown(game_id, shown)
+            check_reach(game.table.board, tiles)
             back = sorted({(x, y) for x, y, _ in tiles} & set(game.ignored))
             if back:  # a tile set aside, put back in the move by hand: no longer aside
                 self._log_side(game, Event.RESTORE, {"cells": [list(cell) for cell in back]})

@@ -54,3 +54,21 @@ def test_tiles_off_the_picture_are_not_counted_missing(monkeypatch):
     position = _read(400)
     assert position is not None and len(position.registration.seen) == 5
     assert len(position.registration.missing) == 5
+
+
+@pytest.mark.parametrize(("unchanged", "read"), [(0, False), (1, True)])
+def test_missed_tiles_whose_cells_look_as_before_count_as_found(monkeypatch, unchanged, read):
+    """7 of the 10 read is too few, but a missed tile whose cell looks as it did is only
+    missed: with one such, 8 of 10 make a position. The reader asks about the missed ones."""
+    _scanning(monkeypatch, [(x, 0) for x in range(7)])
+    asked = []
+
+    def look(reg, cells):
+        asked.append(list(cells))
+        return set(cells[:unchanged])
+
+    board = Board.from_placed(ROW)
+    position = PositionReader(COLOURS).read(np.zeros((480, 800, 3), np.uint8), board,
+                                            set(board), unchanged=look)
+    assert asked == [[(7, 0), (8, 0), (9, 0)]]
+    assert (position is not None) == read

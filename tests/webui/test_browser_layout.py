@@ -442,6 +442,11 @@ def test_winner_moment_on_every_screen_and_the_archive(live, open_page):
                ).to_have_count(0)
         expect(page.locator(".camera")).to_have_count(0)
     assert inside_viewport(tv, "[data-winner]") and overflow(tv)["y"] == 0
+    # the TV shows the card where a TV that loads the page now shows it
+    ended_live = box(tv, "[data-winner]")
+    tv.reload()
+    expect(tv.locator("[data-winner]")).to_be_visible()
+    assert box(tv, "[data-winner]") == ended_live
     card, standings = box(phone, "[data-winner]"), box(phone, "[data-winner] .standings")
     assert standings["x"] + standings["width"] <= card["x"] + card["width"]  # six long names
     tv.screenshot(path=str(DOCS / "tv-winner.png"))

@@ -486,7 +486,9 @@ def test_a_move_entered_by_hand_is_refused_once_the_camera_s_move_came_in(table,
     move came in meanwhile: refused, not put in place of the camera's move unseen."""
     t, camera = table
     game = play_move_one(t, camera, stills)
-    by_hand = {"tiles": [{"x": 9, "y": 9, "colour": "red", "shape": "star"}], "shown": ""}
+    near = t.client.get("/api/state").json["board"][0]
+    by_hand = {"tiles": [{"x": near["x"], "y": near["y"] + 3, "colour": "red", "shape": "star"}],
+               "shown": ""}
     entered = t.post(f"/api/games/{game}/pending", by_hand)  # none waiting: entered
     assert entered.status_code == 200 and cells(entered.json["pending"]["tiles"]) == {"RSt"}
     t.post(f"/api/games/{game}/pending/dismiss")

@@ -47,6 +47,20 @@ def test_remove_a_phantom_tile(table, game):
     assert len(state["board"]) == 3
 
 
+
+def test_a_tile_typed_far_from_the_board_is_refused_and_the_move_kept(table, game):
+    table.place(game, ROW)
+    below = {"x": 0, "y": 1, "colour": "blue", "shape": "star"}
+    pending = table.post(f"/api/games/{game}/pending", {"tiles": [below]}).json["pending"]
+    stray = {"x": 1000, "y": 1000, "colour": "red", "shape": "star"}
+    refused = table.post(f"/api/games/{game}/pending", {"tiles": [below, stray]})
+    assert refused.status_code == 400
+    assert "(1000, 1000) lies far from the board" in refused.json["error"]
+    assert table.client.get("/api/state").json["pending"]["key"] == pending["key"]
+    # a gap of a missed tile or two is within reach: such a fix is judged by the rules
+    gap = {"x": 0, "y": 4, "colour": "red", "shape": "star"}
+    assert table.post(f"/api/games/{game}/pending", {"tiles": [below, gap]}).status_code == 200
+
 def test_not_a_move(table, game):
     table.post(f"/api/games/{game}/pending", {"tiles": ROW})
     state = table.post(f"/api/games/{game}/pending/dismiss").json
@@ -160,8 +174,21 @@ def test_wrong_pins_are_403_then_locked(app):
     # Locked out: even the right PIN waits, and the answer says how long.
     locked = client.post("/api/join", json={"pin": pin})
     assert locked.status_code == 429
-    assert 1 <= int(locked.headers["Retry-After"]) <= 30
+    wait = int(locked.headers["Retry-After"])
+    assert 1 <= wait <= 30
+    # and says so in words, not "wait a while"
+    assert f"try again in {wait} second" in locked.json["error"]
 
+
+
+def test_a_long_lockout_is_told_in_minutes(app):
+    from webui.api import _wait_words
+
+    with app.test_request_context():
+        assert _wait_words(1) == "1 second"
+        assert _wait_words(119) == "119 seconds"
+        assert _wait_words(121) == "3 minutes"  # rounded up: never sooner than said
+        assert _wait_words(15 * 60) == "15 minutes"
 
 def test_join_link_with_a_wrong_token_is_403(app):
     assert app.test_client().get("/join?t=wrong").status_code == 403

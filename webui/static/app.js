@@ -251,6 +251,8 @@ function applyState(data) {
   if (data.version === body.dataset.version) { state = data; return; }
   state = data;
   body.dataset.version = data.version;
+  // The TV's winner card stands over the board once the game ended, as on a fresh load.
+  document.querySelector(".tv")?.classList.toggle("ended", Boolean(data.ended));
   refreshParts();
 }
 
