@@ -86,6 +86,8 @@ def reread(table: TableGame, move: PendingMove) -> PendingMove:
     longer make a legal move, the classifier's runner-up labels are tried (best first for
     the first tiles), and a legal reading found so is shown, flagged for a look.
     """
+    move = dataclasses.replace(move, doubts=tuple(
+        d for d in move.doubts if not _agreed(d, table)))
     verdict = evaluate(table, move.tiles)
     if verdict.legal or move.fixed or not move.alternatives:
         return dataclasses.replace(move, verdict=verdict)
@@ -99,6 +101,14 @@ def reread(table: TableGame, move: PendingMove) -> PendingMove:
             return dataclasses.replace(move, tiles=tiles, verdict=again,
                                        needs_confirmation=True)
     return dataclasses.replace(move, verdict=verdict)
+
+
+def _agreed(doubt: Doubt, table: TableGame) -> bool:
+    """Whether a camera's "a tile that was X now reads Y" no longer holds: the game has Y
+    there. It was read while players had fixed that tile to X, and they put it back (a red
+    square fixed to a star and back left "that was red star" on every later move)."""
+    return (doubt.kind is DoubtKind.RELABELLED and doubt.cell is not None
+            and table.board.get(doubt.cell) == doubt.other)
 
 
 def offered(table: TableGame, tiles: Sequence[Placed],

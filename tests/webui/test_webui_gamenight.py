@@ -234,3 +234,25 @@ def test_player_history_by_name_and_merge(table):
     for bad in ({"name": "Bob", "into": "bob"}, {"name": "Bob"}, {"name": 1, "into": "Cy"}):
         response = table.post("/api/players/merge", bad)
         assert response.status_code == 400 and response.json["error"]
+
+
+@pytest.mark.parametrize(("confirmed", "noted"), [("square", False), ("star", True)])
+def test_a_tile_read_against_a_fix_players_undid_is_no_longer_noted(table, confirmed, noted):
+    """Players fixed the camera's red square to a star, the camera read its next move
+    meanwhile ("a tile that was red star now reads red square"), and they put the square
+    back: once the square is confirmed, the next move does not carry the note. Confirmed as
+    the star, the camera still disagrees, and says so."""
+    game = table.new_game()
+    games = table.app.extensions["qwirkle_games"]
+    read = [(0, 0, Tile("red", "square")), (1, 0, Tile("red", "circle"))]
+    games.detected(read, False, (), [])
+    fixed = [{"x": 0, "y": 0, "colour": "red", "shape": "star"},
+             {"x": 1, "y": 0, "colour": "red", "shape": "circle"}]
+    table.post(f"/api/games/{game}/pending", {"tiles": fixed})
+    note = Doubt(DoubtKind.RELABELLED, cell=(0, 0), tile=Tile("red", "star"),
+                 other=Tile("red", "square"), elsewhere=True)
+    games.detected([(0, 1, Tile("blue", "square"))], False, (note,), [])
+    fixed[0]["shape"] = confirmed
+    table.post(f"/api/games/{game}/pending", {"tiles": fixed})
+    after = table.post(f"/api/games/{game}/pending/confirm").json["pending"]
+    assert ("relabelled" in after["doubt_codes"]) == noted
