@@ -349,8 +349,6 @@ def _side_by_side(points: np.ndarray, extents: np.ndarray, spreads: np.ndarray,
     the hardest footage at 72 s explained 6 of its 24 symbols so and 4 more by corners, and
     its own axes all 24, on cells as fine.
     """
-    if not topface.good_enough(_with_near_neighbour(points, fit[1].homography), len(points)):
-        return fit, score  # too few points have a neighbour close enough: a true corner start
     fineness = _symbol_share(points, extents, fit[1].homography)
     for other in choices[1:]:
         candidate = sketch(points, extents, other, spreads)
@@ -360,28 +358,6 @@ def _side_by_side(points: np.ndarray, extents: np.ndarray, spreads: np.ndarray,
                 and _symbol_share(points, extents, candidate.homography) >= AS_FINE * fineness:
             return (other, candidate, None), found
     return fit, score
-
-
-NEAR = 1.25
-"""Longest gap, in the cells of a diagonal start's lattice, from a point to its nearest
-neighbour for another lattice as fine to put the two side by side (cells at most 1/AS_FINE as
-wide, with room for perspective). Tiles that meet only at corners lie 1.31-1.6 cells apart on
-the real photos' starts; the lattice along game 121's diagonals puts the tiles' own neighbours
-about 1 cell apart."""
-
-
-def _with_near_neighbour(points: np.ndarray, homography: np.ndarray) -> int:
-    """How many points have another within :data:`NEAR` cells of the lattice.
-
-    Only they can lie side by side on a lattice with cells as fine, so where they are not
-    nearly all, :func:`_side_by_side` need sketch no other axis choice: that cost 2-11 ms a
-    photo on the real photos' diagonal starts (connect-*, oblique-2), none of which takes
-    another lattice.
-    """
-    cells = project(np.linalg.inv(homography), points)
-    gaps = np.linalg.norm(cells[:, None] - cells[None], axis=2)
-    np.fill_diagonal(gaps, np.inf)
-    return int((gaps.min(axis=1) <= NEAR).sum()) if len(points) > 1 else 0
 
 
 AS_FINE = 0.9

@@ -85,7 +85,6 @@ def parse_tiles(value: object) -> tuple[tuple[int, int, Tile], ...]:
     return tuple(placed)
 
 
-
 def check_reach(board: Board, tiles: Sequence[Placed]) -> None:
     """Refuse tiles that lie farther than a turn's reach (:data:`HAND` cells) from the board
     and from every other tile of the list within reach of it.
@@ -108,6 +107,7 @@ def check_reach(board: Board, tiles: Sequence[Placed]) -> None:
         x, y = waiting[0]
         raise PayloadError(_l("the tile at (%(x)s, %(y)s) lies far from the board: a move "
                               "is laid next to it", x=x, y=y))
+
 
 def parse_turn(value: object) -> Turn:
     """A turn as ``{"kind": "place", "tiles": [...]}``, ``{"kind": "exchange", "count": 3}``
