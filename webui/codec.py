@@ -105,8 +105,8 @@ def check_reach(board: Board, tiles: Sequence[Placed]) -> None:
         waiting = [c for c in waiting if c not in near]
     if waiting:
         x, y = waiting[0]
-        raise PayloadError(_l("the tile at (%(x)s, %(y)s) lies far from the board: a move "
-                              "is laid next to it", x=x, y=y))
+        raise PayloadError(_l("the tile at (%(x)s, %(y)s) is too far from the other tiles "
+                              "to be part of a move", x=x, y=y))
 
 
 def parse_turn(value: object) -> Turn:

@@ -29,7 +29,7 @@ from flask_babel import lazy_gettext as _l
 from flask_babel.speaklater import LazyString
 
 from engine.board import Board, Cell, Placed
-from engine.refusals import Refusal
+from engine.refusals import Illegal, Refusal
 from engine.rules import IllegalMove
 from engine.table import Place, TableGame
 from engine.tiles import COLOURS, Tile
@@ -527,6 +527,10 @@ class Games:
             elif shown is not None:
                 self._shown(game_id, shown)
             check_reach(game.table.board, tiles)
+            held = [(x, y, on) for x, y, _ in tiles if (on := game.table.board.get((x, y)))]
+            if held:  # kept, it would leave the move, and the rest of it be set aside
+                x, y, on = held[0]
+                raise Conflict(Refusal(Illegal.CELL_OCCUPIED, cells=((x, y),), tiles=(on,)))
             back = sorted({(x, y) for x, y, _ in tiles} & set(game.ignored))
             if back:  # a tile set aside, put back in the move by hand: no longer aside
                 self._log_side(game, Event.RESTORE, {"cells": [list(cell) for cell in back]})

@@ -90,7 +90,7 @@ def reread(table: TableGame, move: PendingMove) -> PendingMove:
         d for d in move.doubts if not _agreed(d, table)))
     verdict = evaluate(table, move.tiles)
     if verdict.legal or move.fixed or not move.alternatives:
-        return dataclasses.replace(move, verdict=verdict)
+        return _judged(move, verdict)
     options = [(tile, *alts) for (_, _, tile), alts in zip(move.tiles, move.alternatives,
                                                            strict=False)]
     options += [(tile,) for _, _, tile in move.tiles[len(options):]]
@@ -98,8 +98,18 @@ def reread(table: TableGame, move: PendingMove) -> PendingMove:
         tiles = tuple((x, y, tile) for (x, y, _), tile in zip(move.tiles, labels, strict=True))
         again = evaluate(table, tiles)
         if again.legal:
-            return dataclasses.replace(move, tiles=tiles, verdict=again,
-                                       needs_confirmation=True)
+            return _judged(dataclasses.replace(move, tiles=tiles, needs_confirmation=True), again)
+    return _judged(move, verdict)
+
+
+def _judged(move: PendingMove, verdict: MoveCheck) -> PendingMove:
+    """``move`` with the game's ``verdict``. A legal one drops the camera's word that no
+    reading of its tiles was legal: said against the board the camera expected, before
+    players set earlier moves aside, it stood beside "7 points" and a live Confirm."""
+    if verdict.legal:
+        move = dataclasses.replace(move, doubts=tuple(
+            d for d in move.doubts if d.kind not in (DoubtKind.NO_LEGAL_READING,
+                                                      DoubtKind.NO_SPLIT)))
     return dataclasses.replace(move, verdict=verdict)
 
 

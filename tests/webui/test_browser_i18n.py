@@ -72,6 +72,13 @@ def test_a_tablet_in_arabic_and_a_laptop_in_english_watch_one_game(browser, serv
     server.api("POST", f"/api/games/{game}/pending",
                {"tiles": [{"x": 3, "y": 0, "colour": "red", "shape": "square"}]})
     expect(tablet.locator("[data-action=confirm]")).to_be_visible()
+    # its score keeps the sign before the number in Arabic too: "+3", not "3+"
+    sign, digit = tablet.evaluate("""() => {
+        const text = document.querySelector('.bar-score').firstChild;
+        const x = (i) => { const r = document.createRange(); r.setStart(text, i);
+                           r.setEnd(text, i + 1); return r.getBoundingClientRect().x; };
+        return [x(0), x(1)]; }""")
+    assert sign < digit
     SHOTS.mkdir(parents=True, exist_ok=True)
     pages = [f"/games/{game}/tablet", f"/games/{game}/table", "/scoring"]
     for code in LANGUAGES:

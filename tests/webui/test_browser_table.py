@@ -68,6 +68,11 @@ def test_fix_confirm_undo_and_survive_sigkill(browser, servers):
     confirm = tablet.locator("[data-action=confirm]")
     expect(confirm).to_be_disabled()
     expect(tablet.locator(".pending .reason")).to_be_visible()
+    # ... above the board's picture: below a late game's board, the sticky action bar hid it
+    # on a tablet held landscape
+    reason = tablet.locator(".pending .reason").bounding_box()
+    picture = tablet.locator(".pending svg").first.bounding_box()
+    assert reason["y"] + reason["height"] <= picture["y"]
 
     # Fix: tap the tile, pick its colour, use it.
     tablet.locator("[data-pending-tiles] [data-fix='2']").click()

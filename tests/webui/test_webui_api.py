@@ -55,11 +55,25 @@ def test_a_tile_typed_far_from_the_board_is_refused_and_the_move_kept(table, gam
     stray = {"x": 1000, "y": 1000, "colour": "red", "shape": "star"}
     refused = table.post(f"/api/games/{game}/pending", {"tiles": [below, stray]})
     assert refused.status_code == 400
-    assert "(1000, 1000) lies far from the board" in refused.json["error"]
+    assert "(1000, 1000) is too far from the other tiles" in refused.json["error"]
     assert table.client.get("/api/state").json["pending"]["key"] == pending["key"]
     # a gap of a missed tile or two is within reach: such a fix is judged by the rules
     gap = {"x": 0, "y": 4, "colour": "red", "shape": "star"}
     assert table.post(f"/api/games/{game}/pending", {"tiles": [below, gap]}).status_code == 200
+
+
+def test_a_tile_typed_on_a_square_the_board_holds_is_refused_and_the_move_kept(table, game):
+    """Kept, the tile would leave the move (the board holds its square) and the camera's
+    other tiles be set aside, as by "Not a move"."""
+    table.place(game, ROW)
+    below = {"x": 0, "y": 1, "colour": "blue", "shape": "star"}
+    pending = table.post(f"/api/games/{game}/pending", {"tiles": [below]}).json["pending"]
+    on_row = dict(ROW[1], shape="square")
+    refused = table.post(f"/api/games/{game}/pending", {"tiles": [below, on_row]})
+    assert refused.status_code == 409 and refused.json["reason_code"] == "cell_occupied"
+    assert "already holds a red circle" in refused.json["error"]
+    state = table.client.get("/api/state").json
+    assert state["pending"]["key"] == pending["key"] and state["ignored"] == []
 
 def test_not_a_move(table, game):
     table.post(f"/api/games/{game}/pending", {"tiles": ROW})

@@ -256,3 +256,18 @@ def test_a_tile_read_against_a_fix_players_undid_is_no_longer_noted(table, confi
     table.post(f"/api/games/{game}/pending", {"tiles": fixed})
     after = table.post(f"/api/games/{game}/pending/confirm").json["pending"]
     assert ("relabelled" in after["doubt_codes"]) == noted
+
+
+def test_a_move_legal_once_players_set_one_aside_does_not_say_none_is(table):
+    """The camera read the second move against the first, which players then called not a
+    move: alone, it is a legal first move, and its card no longer says no reading of it is
+    legal (it said so beside "1 point" and a live Confirm)."""
+    game = table.new_game()
+    games = table.app.extensions["qwirkle_games"]
+    first, second = [(0, 0, Tile("red", "star"))], [(1, 0, Tile("blue", "circle"))]
+    games.detected(first, False, (), [])
+    refusal = check_move(Board.from_placed(first), second).refusal
+    games.detected(second, True, (Doubt(DoubtKind.NO_LEGAL_READING, refusal=refusal),), [])
+    shown = table.post(f"/api/games/{game}/pending/dismiss").json["pending"]
+    assert shown["legal"] and shown["score"] == 1
+    assert "no_legal_reading" not in shown["doubt_codes"]
