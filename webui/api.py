@@ -310,11 +310,14 @@ def join():
     elif isinstance(data.get("pin"), str):
         address = request.remote_addr or ""
         ok = keys().try_pin(address, data["pin"])
+        wait = math.ceil(keys().locked_for(address))
         if ok is None:  # Retry-After: when this device may try again
-            wait = math.ceil(keys().locked_for(address)) or 1
             raise TooManyRequests(_("Too many wrong PINs from this device: try again in "
-                                    "%(wait)s, or scan the QR code.", wait=_wait_words(wait)),
-                                  retry_after=wait)
+                                    "%(wait)s, or scan the QR code.", wait=_wait_words(wait or 1)),
+                                  retry_after=wait or 1)
+        if ok is False and wait:  # this wrong PIN locked the device: say so now
+            abort(403, _("Wrong PIN, and too many from this device: try again in %(wait)s, or "
+                         "scan the QR code.", wait=_wait_words(wait)))
     else:
         raise PayloadError(_("Send the PIN as {\"pin\": \"123456\"}."))
     if not ok:

@@ -183,8 +183,11 @@ def test_wrong_pins_are_403_then_locked(app):
     client = app.test_client()
     pin = app.extensions["qwirkle_keys"].pin
     wrong = f"{(int(pin) + 1) % 10**6:06d}"
-    codes = [client.post("/api/join", json={"pin": wrong}).status_code for _ in range(5)]
-    assert codes == [403] * 5
+    answers = [client.post("/api/join", json={"pin": wrong}) for _ in range(5)]
+    assert [a.status_code for a in answers] == [403] * 5
+    assert answers[3].json["error"] == "Wrong PIN."
+    # the wrong PIN that locks the device says so at once, not on the next try
+    assert "try again in 30 seconds" in answers[4].json["error"]
     # Locked out: even the right PIN waits, and the answer says how long.
     locked = client.post("/api/join", json={"pin": pin})
     assert locked.status_code == 429
