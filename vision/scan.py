@@ -576,11 +576,11 @@ def _completed(cut: Cut, shape: tuple[int, ...], located: Located, crops: np.nda
         free, centres = _free_neighbours(cells, fractional, SIDES)
         inside = (_visible(homography, centres, shape) >= MIN_VISIBLE) & _clear_of(
             lattice.project(homography, centres), ignore, 0.5 * located.lattice.pitch_px)
-        free, centres = free[inside], centres[inside]
-        # No more tiles than a game has (with room to spare): a photo-wide pattern would
-        # otherwise double the cells each round.
+        # No more cells than a game has tiles (with room to spare): a photo-wide pattern
+        # would otherwise double the cells each round.
         room = max(0, detect.MAX_SYMBOLS - len(cells))
-        if not len(free) or not room:
+        free, centres = free[inside][:room], centres[inside][:room]
+        if not len(free):
             break
         # a coarse look first (cheap, with room for its coarseness): most free cells show
         # hardly any tile body and are not cut in full
@@ -590,16 +590,9 @@ def _completed(cut: Cut, shape: tuple[int, ...], located: Located, crops: np.nda
             break
         free, centres = free[likely], centres[likely]
         extra = cut(centres)
-        sure = np.zeros(len(extra))
-        dark = _dark_share(extra, body) >= COMPLETION_DARK_SHARE  # the model only here
-        if dark.any():
-            sure[dark] = tile_probs(extra[dark], gain)
-        # the surest first: the room left is taken by them, not by the cells that happen
-        # to come first (it was 39 cells, at the board's left, of a late game's 100 free
-        # ones: the dark purples at its right were never read)
-        tile = np.zeros(len(extra), bool)
-        tile[np.argsort(-sure, kind="stable")[:room]] = True
-        tile &= sure >= COMPLETION_TILE_PROB
+        tile = _dark_share(extra, body) >= COMPLETION_DARK_SHARE  # the model only here
+        if tile.any():
+            tile[tile] = tile_probs(extra[tile], gain) >= COMPLETION_TILE_PROB
         if not tile.any():
             break
         cells = np.concatenate([cells, free[tile]])
@@ -613,11 +606,10 @@ def _completed(cut: Cut, shape: tuple[int, ...], located: Located, crops: np.nda
                     fractional=fractional), np.concatenate(added), np.concatenate(plain))
 
 
-TABLE_LIKE_SURE = 0.9
+TABLE_LIKE_SURE = 0.8
 """Least label confidence of a tile that only the classifier found, with the table's colour
 in its middle, for it to count: the free cells that a floor's seams framed were read with
-0.28-0.53, the checks of a cloth at 45 degrees to the tiles (``--cloths``, board 28) as purple
-diamonds with up to 0.81, real orange clovers on orange wood with 0.96 and more."""
+0.28-0.53, real orange clovers on orange wood with 0.96 and more."""
 
 
 def _not_plain(guesses: list[TileGuess], known: int, plain: np.ndarray) -> np.ndarray:

@@ -345,37 +345,3 @@ def test_a_photo_is_read_again_only_when_a_pattern_makes_most_of_it(monkeypatch,
     if reads == 1:
         assert not found & set(marked)
     assert 0 < len(found) <= len(truth) - len(marked)
-
-
-def test_the_room_left_for_missed_tiles_goes_to_the_surest_free_cells(monkeypatch):
-    """Of a late game's ~100 free cells beside its tiles, only as many as a set has tiles
-    left may join; they were the first in the list (the board's left), and a video's dark
-    purples at its right, missed by the detector, were never read (88 of 96 tiles found).
-    Here a row of ten has room for one more tile: the free cell the classifier is sure of,
-    at the row's far end, is it."""
-    from vision import detect, scan
-    from vision.scan import Lattice, Located
-
-    cells = np.array([(x, 0) for x in range(10)])
-    homography = np.array([[40.0, 0.0, 100.0], [0.0, 40.0, 100.0], [0.0, 0.0, 1.0]])
-    located = Located(cells, scan.lattice.project(homography, cells.astype(float)),
-                      cells.astype(float), Lattice(homography, 40.0), work=None)
-    sure_cell = (10, 0)
-
-    def cut(centres, side=CROP):
-        crops = np.zeros((len(centres), side, side, 3), np.uint8)  # all as dark as body
-        crops[:, 0, 0, :2] = np.rint(centres).astype(int) + 20  # which cell, in a corner
-        return crops
-
-    def probs(crops, gain=None):
-        return np.array([0.999 if (int(c[0, 0, 0]) - 20, int(c[0, 0, 1]) - 20) == sure_cell else 0.5
-                         for c in crops])
-
-    monkeypatch.setattr(detect, "MAX_SYMBOLS", len(cells) + 1)
-    monkeypatch.setattr(scan, "tile_probs", probs)
-    monkeypatch.setattr(scan, "_unlike_table", lambda located, centres, crops:
-                        np.ones(len(centres), bool))
-    completed, added, _ = scan._completed(cut, (600, 800, 3), located, cut(cells.astype(float)),
-                                          np.ones(3))
-    assert completed.cells[len(cells):].tolist() == [list(sure_cell)]
-    assert len(added) == 1
