@@ -19,6 +19,24 @@ Row = list[int | str]
 """A placed tile in the command line's JSON Lines: ``[x, y, colour, shape]``."""
 
 
+
+def reached(start: Iterable[Cell], cells: Iterable[Cell], step: int) -> set[Cell]:
+    """The cells of ``cells`` reached from ``start`` in hops of at most ``step`` cells
+    across or down (diagonals count as one), each hop from a cell already reached.
+
+    >>> sorted(reached([(0, 0)], [(2, 2), (4, 0), (9, 9)], step=2))
+    [(2, 2), (4, 0)]
+    """
+    found: set[Cell] = set()
+    frontier, todo = list(start), set(cells)
+    while frontier and todo:
+        hop = {c for c in todo
+               if any(max(abs(c[0] - a[0]), abs(c[1] - a[1])) <= step for a in frontier)}
+        todo -= hop
+        found |= hop
+        frontier = list(hop)
+    return found
+
 def check_placed(item: object, what: str = "tile") -> Placed:
     """Return ``item`` as a Placed, or raise TypeError saying what is wrong with it.
 

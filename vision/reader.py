@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from engine.board import Board, Cell, Placed
+from engine.board import Board, Cell, Placed, reached
 from vision.adapt import SetAdapter
 from vision.lattice import project
 from vision.register import Registration, register
@@ -111,25 +111,13 @@ def _off_board(board: set[Cell], new: list[Cell]) -> set[Cell]:
     :data:`OFF_BOARD_GAP`. With no board yet, the board is the largest group of new tiles."""
     todo = set(new)
     if board:
-        near = _reach(board, todo)
+        near = reached(board, todo, OFF_BOARD_GAP - 1)
         return todo - near
     groups = []
     while todo:
         seed = min(todo)
-        group = {seed} | _reach({seed}, todo - {seed})
+        group = {seed} | reached({seed}, todo - {seed}, OFF_BOARD_GAP - 1)
         groups.append(group)
         todo -= group
     return set(new) - max(groups, key=len) if groups else set()
 
-
-def _reach(start: set[Cell], cells: set[Cell]) -> set[Cell]:
-    """The cells of ``cells`` reached from ``start`` by steps shorter than OFF_BOARD_GAP."""
-    reached: set[Cell] = set()
-    frontier, todo = list(start), set(cells)
-    while frontier and todo:
-        step = {c for c in todo if any(max(abs(c[0] - a[0]), abs(c[1] - a[1])) < OFF_BOARD_GAP
-                                       for a in frontier)}
-        todo -= step
-        reached |= step
-        frontier = list(step)
-    return reached

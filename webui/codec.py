@@ -14,7 +14,7 @@ from typing import Any, TypeGuard
 
 from flask_babel import lazy_gettext as _l
 
-from engine.board import Board, Placed
+from engine.board import Board, Placed, reached
 from engine.table import Exchange, Pass, Place
 from engine.tiles import HAND, Tile, TileError, full_set
 
@@ -94,17 +94,11 @@ def check_reach(board: Board, tiles: Sequence[Placed]) -> None:
     slip of the finger or a guest's prank, and drawn with the board it made the tablet's
     picture 44,000 px wide. A missed tile between leaves a gap of a few cells, within reach.
     """
-    reached = list(board) or [(tiles[0][0], tiles[0][1])]
-    waiting = [(x, y) for x, y, _ in tiles]
-    while True:
-        near = [c for c in waiting
-                if any(max(abs(c[0] - x), abs(c[1] - y)) <= HAND for x, y in reached)]
-        if not near:
-            break
-        reached += near
-        waiting = [c for c in waiting if c not in near]
-    if waiting:
-        x, y = waiting[0]
+    cells = [(x, y) for x, y, _ in tiles]
+    near = reached(list(board) or cells[:1], cells, HAND)
+    stray = [cell for cell in cells if cell not in near]
+    if stray:
+        x, y = stray[0]
         raise PayloadError(_l("the tile at (%(x)s, %(y)s) is too far from the other tiles "
                               "to be part of a move", x=x, y=y))
 
