@@ -18,12 +18,17 @@ class DemoSource(FrameSource):
 
     ``clear``, asked before each frame, answers whether to start the game again from an empty
     table, as players would clear a real one for a new game; the recording's clock runs on.
+    ``wait``, asked while the table is still after a move, holds the next move back for as
+    long as it answers yes: players trying the demo confirm its moves one by one, and a
+    recording that played on regardless piled its moves up unconfirmed; once players set
+    one aside ("Not a move"), every later move, built on its tiles, was illegal.
     """
 
     def __init__(self, seed: int, realtime: bool,
-                 clear: Callable[[], bool] | None = None) -> None:
+                 clear: Callable[[], bool] | None = None,
+                 wait: Callable[[], bool] | None = None) -> None:
         self.description = f"demo game (seed {seed})"
-        self.seed, self.realtime, self.clear = seed, realtime, clear
+        self.seed, self.realtime, self.clear, self.wait = seed, realtime, clear, wait
 
     def __iter__(self) -> Iterator[Frame]:
         start = time.monotonic()
@@ -31,7 +36,7 @@ class DemoSource(FrameSource):
         while True:
             renders = GameRenders(game_script(players=2, seed=self.seed), self.seed)
             for image, t in video_frames(renders.stills(), DEMO_STYLE, self.seed,
-                                         renders.target):
+                                         renders.target, self.wait):
                 if self.clear is not None and self.clear():
                     offset += t
                     break

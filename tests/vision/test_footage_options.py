@@ -105,3 +105,23 @@ def test_eight_bit_noise_adds_what_the_float_sum_gives():
     eight = cv2.subtract(cv2.add(image, noise.up), noise.down)
     assert (floats != eight).mean() < 1e-4
     assert (floats != image).mean() > 0.5  # the noise is there at all
+
+
+def test_a_wait_keeps_the_table_still_and_the_next_reach_comes_after_it():
+    stills = _stills(3)
+    plain = list(video_frames(stills, QUIET, 1))
+    answers = iter([False, True, True, True, True, True])  # the first still: no wait
+
+    def wait() -> bool:
+        return next(answers, False)
+
+    held = list(video_frames(stills, QUIET, 1, wait=wait))
+    assert len(held) == len(plain) + 5
+    times = [t for _, t in held]
+    assert np.allclose(np.diff(times), 0.1)  # the clock runs on through the wait
+    first_reach = next(i for i, (a, b) in enumerate(zip(plain, held, strict=False))
+                       if not np.array_equal(a[0], b[0]))
+    # the frames that differ are the waiting ones: the table as it stood after move 1
+    after_move = stills[1]
+    for image, _ in held[first_reach:first_reach + 5]:
+        assert np.array_equal(image, after_move)

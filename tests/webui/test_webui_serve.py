@@ -15,6 +15,7 @@ import pytest
 from live_support import ScriptedCamera
 from webui_support import REPO, ROW, Servers, Table, free_port, make_app
 
+from engine.tiles import Tile
 from vision.tracker import MoveTracker
 from webui.app import attach_live
 from webui.commands.serve import DEMO_PLAYERS, demo_idle, demo_opener
@@ -144,6 +145,20 @@ def test_the_demo_starts_again_from_an_empty_table_for_the_players_new_game(tmp_
     assert all(np.array_equal(a.image, b.image) for a, b in zip(again, start, strict=True))
     assert not np.array_equal(later.image, start[0].image)  # the demo's moves lay there
     assert again[0].t > later.t  # the clock runs on
+
+
+def test_the_demos_next_move_waits_for_the_players_answer(tmp_path):
+    """A new user confirming the demo's moves one by one is not outrun by the recording."""
+    table = Table(make_app(tmp_path / "games.sqlite3"))
+    games = table.app.extensions["qwirkle_games"]
+    demo = demo_opener(games, games.default_colours)()
+    game = games.current_id()
+    assert demo.wait is not None and not demo.wait()
+    games.detected([(0, 0, Tile("red", "circle")), (1, 0, Tile("red", "square"))],
+                   False, (), [])
+    assert demo.wait()  # the camera offered a move: the recording holds the table still
+    table.post(f"/api/games/{game}/pending/confirm", {})
+    assert not demo.wait()
 
 
 def test_the_demo_waiting_for_a_new_game_says_so(tmp_path):

@@ -474,12 +474,14 @@ class _Camera:
 
 
 def video_frames(stills: Sequence[np.ndarray], style: FootageStyle, seed: int,
-                 target: Callable[[int], tuple[float, float]] | None = None
+                 target: Callable[[int], tuple[float, float]] | None = None,
+                 wait: Callable[[], bool] | None = None
                  ) -> Iterator[tuple[np.ndarray, float]]:
     """(frame, t) pairs of a clip that goes through ``stills`` in order, one reach per change.
 
     ``target(k)`` is where the hand goes to place move k (None: somewhere central). During
-    an outage no frame comes and ``t`` jumps.
+    an outage no frame comes and ``t`` jumps. ``wait``, asked at the end of each stretch of
+    still table, keeps the table still (more frames of it) for as long as it answers yes.
     """
     rng = np.random.default_rng(seed)
     h, w = stills[0].shape[:2]
@@ -492,9 +494,11 @@ def video_frames(stills: Sequence[np.ndarray], style: FootageStyle, seed: int,
         if seg.kind == "gap":
             t += seg.seconds
         elif seg.kind == "hold":
-            for _ in range(_frame_count(seg, style)):
+            count = _frame_count(seg, style)
+            while count or (wait is not None and wait()):
                 yield camera.shoot(stills[seg.before], t, 0.0), round(t, 4)
                 t += dt
+                count = max(count - 1, 0)
         elif seg.kind == "light":
             start, steps = camera.gain.copy(), _frame_count(seg, style)
             for i in range(1, steps + 1):

@@ -124,6 +124,7 @@ def demo_opener(games: Games, colours: tuple[str, ...]) -> Callable[[], FrameSou
 
     When players start another game while the recording plays, it starts again from an
     empty table for that game; otherwise their first move would be the demo's tiles so far.
+    Its next move waits until players have answered the one the camera offered.
     """
 
     def open_demo() -> FrameSource:
@@ -141,7 +142,10 @@ def demo_opener(games: Games, colours: tuple[str, ...]) -> Callable[[], FrameSou
             playing_for = now
             return True
 
-        return DemoSource(seed=1, realtime=True, clear=new_game)
+        def move_waits() -> bool:
+            return bool(games.get(playing_for).queue)
+
+        return DemoSource(seed=1, realtime=True, clear=new_game, wait=move_waits)
 
     return open_demo
 
