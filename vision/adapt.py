@@ -250,7 +250,48 @@ def frame_consensus(features: np.ndarray, colour_p: np.ndarray, tile_p: np.ndarr
     present[best[tiles]] = True
     terms = np.where(present, -FRAME_STRENGTH * distance / spread, -np.inf)
     terms = np.where(present, terms, terms.max(axis=1, keepdims=True))
+    for kept, dropped in _coinciding(features, present, colour_p, best, tiles, names):
+        terms[:, dropped] = terms[:, kept] - FRAME_MOST
     return _blend(colour_p, np.maximum(terms - terms.max(axis=1, keepdims=True), -FRAME_MOST))
+
+
+MERGE_GAP = 4.0
+"""Greatest distance in CIELAB (:func:`crop_features`) between the mean symbol colours of
+two colours' tiles for them to be one colour of this frame. Game 121's second photo: an
+orange square read orange and an orange clover read yellow lie 2.2 apart. Red and orange
+under a light that gives both one hue still differ in chroma and lightness: 20 apart on
+rendered board 40 of ``--synthetic``, whose oranges a hue-only test merged into red."""
+
+
+def _coinciding(features: np.ndarray, present: np.ndarray, colour_p: np.ndarray,
+                best: np.ndarray, tiles: np.ndarray,
+                names: Sequence[str]) -> list[tuple[int, int]]:
+    """Pairs (kept, dropped) of colours read in this frame whose tiles' colours coincide.
+
+    One printing under one light gives one colour one look, so two names whose tiles share
+    it are one colour misnamed for some of them. The frame's prototype then stands for both
+    names and cannot tell them apart: of a small tile's orange square and orange clover, the
+    network read the clover yellow, and the consensus left it so. The name the network
+    gives those tiles more weight, over all of them (summed log-probabilities), is kept; the
+    other is taken as absent from the frame (its probability falls by FRAME_MOST against the
+    kept one, as far as the consensus may take it, so that a tile the network is sure of
+    stays as it is). White, a grey, is left out: a white tile's colour is the light's.
+    """
+    coloured = [k for k in np.flatnonzero(present) if names[k] in HUE_ANGLES]
+    lab = features[:, :COLOUR_DIMS].astype(np.float64)
+    lean = np.log(np.maximum(colour_p, 1e-12))
+    pairs = []
+    for i, a in enumerate(coloured):
+        for b in coloured[i + 1:]:
+            of_a, of_b = tiles & (best == a), tiles & (best == b)
+            if np.linalg.norm(lab[of_a].mean(axis=0) - lab[of_b].mean(axis=0)) >= MERGE_GAP:
+                continue
+            group = of_a | of_b
+            if lean[group, a].sum() >= lean[group, b].sum():
+                pairs.append((a, b))
+            else:
+                pairs.append((b, a))
+    return pairs
 
 
 SPLIT_GAP = 8.0

@@ -92,6 +92,31 @@ def test_a_colour_split_between_two_names_in_one_photo_is_read_as_one():
     assert (settled.argmax(axis=1) == [0, 0, 0, 0, 1, 1, 1]).all()
 
 
+def test_two_names_read_for_one_look_are_one_colour():
+    # game 121's second photo, tiles 25 px wide: an orange square read orange, an orange
+    # clover of the very same hue read yellow, beside a red clover
+    orange, red = (20.0, 15.7, 25.6), (20.0, 24.2, 17.7)
+    features, colour_p, tile_p = _frame(
+        [orange, red, orange], [[0.01, 0.75, 0.19], [0.97, 0.01, 0.0], [0.01, 0.26, 0.65]])
+    names = ("red", "orange", "yellow")
+    assert (frame_consensus(features, colour_p, tile_p, names).argmax(axis=1)
+            == [1, 0, 1]).all()
+    # a yellow of its own hue, 54 degrees on, stays yellow
+    yellow = (20.0, -3.0, 30.0)
+    features, colour_p, tile_p = _frame(
+        [orange, red, yellow], [[0.01, 0.75, 0.19], [0.97, 0.01, 0.0], [0.01, 0.26, 0.65]])
+    assert (frame_consensus(features, colour_p, tile_p, names).argmax(axis=1)
+            == [1, 0, 2]).all()
+    # rendered board 40: under its light red and orange share one hue, but not one chroma
+    # and lightness; the oranges the network doubts most stay orange
+    red, orange = (21.7, 61.3, 43.1), (23.0, 43.6, 32.7)
+    features, colour_p, tile_p = _frame(
+        [red, red, red, orange, orange, orange],
+        [[0.95, 0.05], [0.9, 0.1], [0.97, 0.03], [0.35, 0.65], [0.4, 0.6], [0.1, 0.9]])
+    assert (frame_consensus(features, colour_p, tile_p, ("red", "orange")).argmax(axis=1)
+            == [0, 0, 0, 1, 1, 1]).all()
+
+
 def test_a_frame_mates_doubt_is_no_evidence_of_a_colour():
     # three oranges, each with some red: no tile reads red, so red gets no prototype
     features, colour_p, tile_p = _frame(
