@@ -19,7 +19,7 @@ from engine.tiles import is_colour_set
 from vision.setprofile import BlockError, SetProfile, calibrate
 
 from .auth import check_origin, join_url, keys, needs_token, set_token_cookie
-from .codec import PayloadError, is_whole, parse_turn, turn_json
+from .codec import PayloadError, is_whole
 from .games import Conflict, Event, Game, games
 from .history import name_key
 from .reasons import say_block
@@ -228,8 +228,7 @@ def replace(game_id: int, index: int):
     """Put a corrected turn in place of turn ``index``; ``"turns": n`` beside the turn, the
     turns the tablet showed when the edit began, makes the server refuse (409) when another
     device changed them since."""
-    turn = turn_json(parse_turn(body()))
-    return answer(games().edit(game_id, index, turn, seen_turns("turns")))
+    return answer(games().edit(game_id, index, body(), seen_turns("turns")))
 
 
 @bp.delete("/games/<int:game_id>/turns/<int:index>")
@@ -355,8 +354,7 @@ def redo(game_id: int):
     index, turns = data.get("index"), games().get(game_id).table.turns
     if not is_whole(index) or not 0 <= index <= len(turns):
         raise PayloadError(_("index must be a turn number from 0 to %(n)s", n=len(turns)))
-    turn = turn_json(parse_turn(data.get("turn")))
-    return answer(games().redo(game_id, index, turn, seen_turns("turns")))
+    return answer(games().redo(game_id, index, data.get("turn"), seen_turns("turns")))
 
 
 @bp.post("/games/<int:game_id>/resume")

@@ -115,7 +115,7 @@ def register_errors(app: Flask) -> None:
 
     @app.errorhandler(PayloadError)
     def bad_payload(error: PayloadError):
-        return reply(400, str(error))
+        return reply(400, str(error), **({"reason_code": error.code} if error.code else {}))
 
     @app.errorhandler(UnknownGame)
     def unknown_game(error: UnknownGame):

@@ -10,19 +10,29 @@ unseen kind) ``{"colour", "shape"}``. The command line's JSON Lines use the comp
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, TypeGuard
+from typing import Any, TypeGuard, cast
 
+from babel.lists import format_list
+from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 
 from engine.board import Board, Placed, reached
+from engine.refusals import Illegal
 from engine.table import Exchange, Pass, Place
 from engine.tiles import HAND, Tile, TileError, full_set
+
+from .i18n import colour_name
 
 Turn = Place | Exchange | Pass
 
 
 class PayloadError(ValueError):
-    """A request body or stored event that does not have the expected shape (HTTP 400)."""
+    """A request body or stored event that does not have the expected shape (HTTP 400).
+    ``code``, when there is one, is the answer's ``reason_code``, for programs."""
+
+    def __init__(self, message: object, code: str = "") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def kind_json(tile: Tile) -> dict[str, Any]:
@@ -36,6 +46,12 @@ def tile_json(x: int, y: int, tile: Tile) -> dict[str, Any]:
 
 def placed_json(placed: Iterable[tuple[int, int, Tile]]) -> list[dict[str, Any]]:
     return [tile_json(x, y, tile) for x, y, tile in placed]
+
+
+def reading_json(x: int, y: int, tile: Tile, alternatives: Iterable[Tile]) -> dict[str, Any]:
+    """A tile as the camera read it: placed, with its runner-up labels, best first (a
+    waiting move's tile, or one set aside)."""
+    return {**tile_json(x, y, tile), "alternatives": [kind_json(a) for a in alternatives]}
 
 
 MAX_COORDINATE = 1000
@@ -63,8 +79,12 @@ table holds more tiles than the set, so a longer list is a client bug; the engin
 turn of more than 6 with its own reason."""
 
 
-def parse_tiles(value: object) -> tuple[tuple[int, int, Tile], ...]:
-    """Tiles as ``[{"x": 0, "y": 0, "colour": "red", "shape": "star"}, ...]``."""
+def parse_tiles(value: object, colours: Sequence[str] | None = None
+                ) -> tuple[tuple[int, int, Tile], ...]:
+    """Tiles as ``[{"x": 0, "y": 0, "colour": "red", "shape": "star"}, ...]``. ``colours``,
+    the set of the game they are sent for: a tile of another colour is refused, as no tile
+    of the table can be it (let in, a white tile typed into a game with purple waited as a
+    move that nothing but another fix could take)."""
     if not isinstance(value, list) or not value:
         raise PayloadError(_l("tiles must be a non-empty list"))
     if len(value) > MAX_TILES:
@@ -74,15 +94,46 @@ def parse_tiles(value: object) -> tuple[tuple[int, int, Tile], ...]:
     for item in value:
         if not isinstance(item, dict):
             raise PayloadError(_l("each tile must be an object with x, y, colour and shape"))
-        try:
-            tile = Tile.parse(item.get("colour"), item.get("shape"))
-        except TileError as error:
-            raise PayloadError(_l("bad tile: %(error)s", error=str(error))) from None
+        tile = _kind(item)
+        if colours is not None and tile.colour not in colours:
+            raise _not_in_set(tile.colour, colours)
         placed.append((_int(item.get("x"), "x"), _int(item.get("y"), "y"), tile))
     cells = [(x, y) for x, y, _ in placed]
     if len(set(cells)) != len(cells):
         raise PayloadError(_l("two tiles are on the same cell"))
     return tuple(placed)
+
+
+def parse_readings(value: object) -> tuple[tuple[Placed, tuple[Tile, ...]], ...]:
+    """Tiles as :func:`reading_json` gives them, each with its runner-up labels; a tile
+    without any (tiles set aside were stored so before they kept them) has none."""
+    placed = parse_tiles(value)
+    readings = []
+    items = cast(list[dict[str, Any]], value)  # parse_tiles took it: a list of objects
+    for tile, item in zip(placed, items, strict=True):
+        alternatives = item.get("alternatives", [])
+        if not isinstance(alternatives, list) or not all(isinstance(a, dict)
+                                                         for a in alternatives):
+            raise PayloadError(_l("alternatives must be a list of tiles, each with a colour "
+                                  "and a shape"))
+        readings.append((tile, tuple(_kind(a) for a in alternatives)))
+    return tuple(readings)
+
+
+def _kind(item: dict[str, Any]) -> Tile:
+    """The tile that an object's ``colour`` and ``shape`` name."""
+    try:
+        return Tile.parse(item.get("colour"), item.get("shape"))
+    except TileError as error:
+        raise PayloadError(_l("bad tile: %(error)s", error=str(error))) from None
+
+
+def _not_in_set(colour: str, colours: Sequence[str]) -> PayloadError:
+    """A tile of ``colour`` refused for a set of ``colours``: the colour, and the set's own."""
+    names = format_list([colour_name(c) for c in colours], locale=get_locale())
+    return PayloadError(_l("This set has no %(colour)s tiles; its colours are %(colours)s.",
+                           colour=colour_name(colour), colours=names),
+                        Illegal.NOT_IN_SET.value)
 
 
 def check_reach(board: Board, tiles: Sequence[Placed]) -> None:
@@ -103,14 +154,14 @@ def check_reach(board: Board, tiles: Sequence[Placed]) -> None:
                               "to be part of a move", x=x, y=y))
 
 
-def parse_turn(value: object) -> Turn:
+def parse_turn(value: object, colours: Sequence[str] | None = None) -> Turn:
     """A turn as ``{"kind": "place", "tiles": [...]}``, ``{"kind": "exchange", "count": 3}``
-    or ``{"kind": "pass"}``."""
+    or ``{"kind": "pass"}``; ``colours`` as for :func:`parse_tiles`."""
     if not isinstance(value, dict):
         raise PayloadError(_l("the request body must be a JSON object"))
     kind = value.get("kind")
     if kind == "place":
-        return Place(parse_tiles(value.get("tiles")))
+        return Place(parse_tiles(value.get("tiles"), colours))
     if kind == "exchange":
         count = value.get("count")
         if not is_whole(count) or not 1 <= count <= HAND:

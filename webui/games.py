@@ -42,9 +42,10 @@ from .codec import (
     PayloadError,
     check_reach,
     is_whole,
+    parse_readings,
     parse_tiles,
     parse_turn,
-    placed_json,
+    reading_json,
     turn_json,
 )
 from .db import EventLog, GameRow
@@ -81,6 +82,9 @@ class Game:
     queue: list[PendingMove] = field(default_factory=list)
     # Tiles players said are not a move ("Not a move"): on the table, but not in the game.
     ignored: dict[Cell, Tile] = field(default_factory=dict)
+    # The camera's runner-up labels of those tiles, by cell: taken back, a move offers them
+    # in the fix dialog as it did before it was set aside.
+    ignored_alternatives: dict[Cell, tuple[Tile, ...]] = field(default_factory=dict)
 
     @property
     def pending(self) -> PendingMove | None:
@@ -127,9 +131,12 @@ SIDE_EVENTS = (Event.IGNORE, Event.RESTORE)
 
 
 def apply_side_event(game: Game, kind: Event, payload: dict[str, Any]) -> None:
-    """Set tiles aside ("ignore") or take them back ("restore") in a replayed game."""
+    """Set tiles aside ("ignore": each with the camera's runner-up labels, none in events
+    logged before those were kept) or take them back ("restore") in a replayed game."""
     if kind == Event.IGNORE:
-        game.ignored.update({(x, y): tile for x, y, tile in parse_tiles(payload.get("tiles"))})
+        for (x, y, tile), alternatives in parse_readings(payload.get("tiles")):
+            game.ignored[(x, y)] = tile
+            game.ignored_alternatives[(x, y)] = alternatives
         return
     cells = payload.get("cells")
     if not isinstance(cells, list):
@@ -137,6 +144,7 @@ def apply_side_event(game: Game, kind: Event, payload: dict[str, Any]) -> None:
     for cell in cells:
         if isinstance(cell, list) and len(cell) == 2:
             game.ignored.pop((cell[0], cell[1]), None)
+            game.ignored_alternatives.pop((cell[0], cell[1]), None)
 
 
 def apply_event(table: TableGame, kind: Event, payload: dict[str, Any]) -> TableGame:
@@ -174,8 +182,8 @@ def _readings_beside(old: PendingMove, tiles: Sequence[Placed]) -> tuple[tuple[T
     then that tile's likely readings (the camera's reading and runners-up among them), less
     the tile it now holds. A wrong tap in the fix dialog is undone with one more, and the
     camera's reading is never lost."""
-    padded = (*old.alternatives, *((),) * (len(old.tiles) - len(old.alternatives)))
-    read = {(x, y): (tile, *alts) for (x, y, tile), alts in zip(old.tiles, padded, strict=True)}
+    read = {(x, y): (tile, *alts)
+            for (x, y, tile), alts in zip(old.tiles, old.tile_alternatives(), strict=True)}
     return tuple(tuple(dict.fromkeys(t for t in read.get((x, y), ()) if t != tile))
                  for x, y, tile in tiles)
 
@@ -343,17 +351,25 @@ class Games:
             self._unchanged(turns, seen)
             return self.act(game_id, Event.VOID, {"index": turns - 1 if index is None else index})
 
-    def edit(self, game_id: int, index: int, turn: dict[str, Any], seen: int | None = None) -> Game:
-        """Put ``turn`` (as JSON) in place of turn ``index``. ``seen`` as for
+    def edit(self, game_id: int, index: int, turn_body: object, seen: int | None = None) -> Game:
+        """Put ``turn_body`` (a turn as sent) in place of turn ``index``. ``seen`` as for
         :meth:`take_back`: an edit dialog left open while another tablet removed an earlier
         turn would otherwise rewrite the turn that moved into its place."""
+        turn = self._sent_turn(game_id, turn_body)
         return self._act_as_seen(game_id, seen, Event.REPLACE, {"index": index, "turn": turn})
 
-    def redo(self, game_id: int, index: int, turn: dict[str, Any], seen: int | None = None) -> Game:
-        """Put ``turn`` (as JSON) back at ``index``. ``seen`` as for :meth:`take_back`, the
-        turns the tablet saw once it had taken the turn away: a Redo after another device
-        changed them would put back a turn that may have been entered again meanwhile."""
+    def redo(self, game_id: int, index: int, turn_body: object, seen: int | None = None) -> Game:
+        """Put ``turn_body`` (a turn as sent) back at ``index``. ``seen`` as for
+        :meth:`take_back`, the turns the tablet saw once it had taken the turn away: a Redo
+        after another device changed them would put back a turn that may have been entered
+        again meanwhile."""
+        turn = self._sent_turn(game_id, turn_body)
         return self._act_as_seen(game_id, seen, Event.INSERT, {"index": index, "turn": turn})
+
+    def _sent_turn(self, game_id: int, turn_body: object) -> dict[str, Any]:
+        """A turn sent for this game, as the log keeps it; PayloadError when it is malformed
+        or holds a tile of a colour the game's set does not have."""
+        return turn_json(parse_turn(turn_body, self.get(game_id).table.colours))
 
     def _act_as_seen(self, game_id: int, seen: int | None, kind: Event,
                      payload: dict[str, Any]) -> Game:
@@ -391,12 +407,15 @@ class Games:
         """Set aside (logged) those of ``tiles``, taken out of ``move``, that the camera saw
         and the game does not hold; a move entered by hand never lay on the camera's table,
         nor did a tile added by hand where the camera's last picture shows none (a wrong
-        tap, removed again). Answers the tiles set aside."""
+        tap, removed again). Each keeps the runner-up labels it has in ``move``. Answers the
+        tiles set aside."""
         seen = None if self.view is None else {(x, y) for x, y, _ in self.view[0]}
         aside = [t for t in tiles if move.detected and (t[0], t[1]) not in game.table.board
                  and (seen is None or (t[0], t[1]) in seen)]
         if aside:
-            self._log_side(game, Event.IGNORE, {"tiles": placed_json(aside)})
+            likely = dict(zip(move.tiles, move.tile_alternatives(), strict=True))
+            self._log_side(game, Event.IGNORE, {"tiles": [
+                reading_json(x, y, tile, likely[(x, y, tile)]) for x, y, tile in aside]})
         return aside
 
     def _log_side(self, game: Game, kind: Event, payload: dict[str, Any]) -> None:
@@ -514,7 +533,7 @@ class Games:
         move aside: the camera still sees something there, and offering it straight back
         would contradict the players; taken back (:meth:`restore`) while the move is shown,
         it rejoins it."""
-        tiles = parse_tiles(tiles_json)
+        tiles = parse_tiles(tiles_json, self.get(game_id).table.colours)
         with self._lock:
             game = self.get(game_id)
             if game.table.ended:
@@ -606,8 +625,9 @@ class Games:
                             if cells is None or (x, y) in cells)
             if not chosen:
                 raise Conflict(_l("no such tiles were set aside"), "nothing_set_aside")
+            front = rejoined(game.table, chosen, game.pending, game.ignored_alternatives)
             self._log_side(game, Event.RESTORE, {"cells": [[x, y] for x, y, _ in chosen]})
-            game.queue[:1] = rejoined(game.table, chosen, game.pending)
+            game.queue[:1] = front
             self._queue_changed(game)
             self._touch()
             return game
@@ -695,8 +715,8 @@ class Games:
         """A turn entered directly (exchange, pass, or a placement from another program).
         ``seen`` as for :meth:`take_back`, the turns the tablet showed: two tablets entering
         one player's exchange at once recorded it twice, the second as the next player's."""
-        turn = turn_json(parse_turn(turn_body))
-        return self._act_as_seen(game_id, seen, Event.PLAY, {"turn": turn})
+        return self._act_as_seen(game_id, seen, Event.PLAY,
+                                 {"turn": self._sent_turn(game_id, turn_body)})
 
 
 def init_app(app: Flask, event_log: EventLog) -> None:

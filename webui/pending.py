@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.board import Cell, Placed
@@ -67,6 +67,11 @@ class PendingMove:
         """
         return tiles_key(self.tiles)
 
+    def tile_alternatives(self) -> tuple[tuple[Tile, ...], ...]:
+        """:attr:`alternatives` for every tile, in the order of :attr:`tiles`: none for a
+        tile the camera gave none (a move entered by hand, a tile added to a move)."""
+        return (*self.alternatives, *((),) * (len(self.tiles) - len(self.alternatives)))
+
 
 def tiles_key(tiles: Sequence[Placed]) -> str:
     """Tiles as a tablet was shown them, in a fixed order: what a tap names so that the
@@ -91,9 +96,8 @@ def reread(table: TableGame, move: PendingMove) -> PendingMove:
     verdict = evaluate(table, move.tiles)
     if verdict.legal or move.fixed or not move.alternatives:
         return _judged(move, verdict)
-    options = [(tile, *alts) for (_, _, tile), alts in zip(move.tiles, move.alternatives,
-                                                           strict=False)]
-    options += [(tile,) for _, _, tile in move.tiles[len(options):]]
+    options = [(tile, *alts) for (_, _, tile), alts in zip(move.tiles, move.tile_alternatives(),
+                                                           strict=True)]
     for labels in itertools.islice(itertools.product(*options), 1, REREAD_LABELLINGS):
         tiles = tuple((x, y, tile) for (x, y, _), tile in zip(move.tiles, labels, strict=True))
         again = evaluate(table, tiles)
@@ -122,31 +126,38 @@ def _agreed(doubt: Doubt, table: TableGame) -> bool:
 
 
 def offered(table: TableGame, tiles: Sequence[Placed],
-            why: DoubtKind = DoubtKind.REOFFERED) -> PendingMove:
+            why: DoubtKind = DoubtKind.REOFFERED,
+            alternatives: tuple[tuple[Tile, ...], ...] = ()) -> PendingMove:
     """Tiles on the table that the game holds nowhere, offered as a move of their own.
     ``why`` is how they came back, as the card says it: the camera still sees them after the
     game lost them, or players took them back from those set aside (the camera's words, "are
-    they a move?", read oddly right after players said they are)."""
+    they a move?", read oddly right after players said they are). ``alternatives``: the
+    runner-up labels the camera read them with, when they were kept."""
     return PendingMove(tuple(tiles), evaluate(table, tiles), True,
-                       doubts=(Doubt(why),),
+                       alternatives=alternatives, doubts=(Doubt(why),),
                        reoffered=True)
 
 
-def rejoined(table: TableGame, tiles: Sequence[Placed], head: PendingMove | None
-             ) -> list[PendingMove]:
+def rejoined(table: TableGame, tiles: Sequence[Placed], head: PendingMove | None,
+             alternatives: Mapping[Cell, tuple[Tile, ...]]) -> list[PendingMove]:
     """Tiles taken back from "set aside", and the move shown (``head``, if any): those
     removed from that move return to it; the others are offered first, as a move of their
-    own. Answers what replaces the move shown at the queue's front."""
+    own. Either way each tile brings back the camera's runner-up labels it was set aside
+    with (``alternatives``, by cell), so the fix dialog offers them as before. Answers what
+    replaces the move shown at the queue's front."""
+    def likely(placed: Sequence[Placed]) -> tuple[tuple[Tile, ...], ...]:
+        return tuple(alternatives.get((x, y), ()) for x, y, _ in placed)
+
     back = [t for t in tiles if head is not None and t in head.removed]
     alone = [t for t in tiles if t not in back]
-    moves = [offered(table, alone, DoubtKind.TAKEN_BACK)] if alone else []
+    moves = [offered(table, alone, DoubtKind.TAKEN_BACK, likely(alone))] if alone else []
     if head is None:
         return moves
     if back:
         joined = tuple(head.tiles) + tuple(back)
-        alternatives = tuple(head.alternatives) + ((),) * (len(joined) - len(head.alternatives))
         head = dataclasses.replace(head, tiles=joined, verdict=evaluate(table, joined),
-                                   needs_confirmation=True, alternatives=alternatives,
+                                   needs_confirmation=True,
+                                   alternatives=head.tile_alternatives() + likely(back),
                                    removed=tuple(t for t in head.removed if t not in back))
     return [*moves, head]
 
@@ -172,7 +183,8 @@ def without(queue: Sequence[PendingMove], gone: set[Cell], table: TableGame,
             kept.append(move)
         elif keep:
             tiles = tuple(move.tiles[i] for i in keep)
-            alts = tuple(move.alternatives[i] for i in keep if i < len(move.alternatives))
+            likely = move.tile_alternatives()
+            alts = tuple(likely[i] for i in keep)
             kept.append(dataclasses.replace(move, tiles=tiles, alternatives=alts,
                                             verdict=evaluate(table, tiles)))
     return kept

@@ -15,7 +15,7 @@ from engine.board import Placed
 from engine.sheet import score_sheet
 from engine.tiles import SHAPES
 
-from .codec import kind_json, placed_json, tile_json, turn_json
+from .codec import kind_json, placed_json, reading_json, tile_json, turn_json
 from .games import Game, camera_key, games
 from .pending import PendingMove
 from .reasons import say, say_doubts
@@ -25,14 +25,9 @@ def pending_json(pending: PendingMove | None) -> dict[str, Any] | None:
     if pending is None:
         return None
     verdict = pending.verdict
-    missing = len(pending.tiles) - len(pending.alternatives)
-    alternatives = list(pending.alternatives) + [()] * missing
     return {
-        "tiles": [
-            dict(tile_json(x, y, tile),
-                 alternatives=[kind_json(a) for a in alts])
-            for (x, y, tile), alts in zip(pending.tiles, alternatives, strict=True)
-        ],
+        "tiles": [reading_json(x, y, tile, alts) for (x, y, tile), alts
+                  in zip(pending.tiles, pending.tile_alternatives(), strict=True)],
         "legal": verdict.legal,
         "score": verdict.score,
         "reason": say(verdict.refusal) if verdict.refusal is not None else "",

@@ -447,3 +447,37 @@ def test_a_fixed_tile_offers_the_cameras_reading_back(table, game):
     assert state["pending"]["tiles"][2]["alternatives"] == [
         {"colour": "blue", "shape": "clover"}, {"colour": "orange", "shape": "clover"}]
     assert state["pending"]["tiles"][0]["alternatives"] == []
+
+
+PURPLE_SET = ["red", "orange", "yellow", "green", "blue", "purple"]
+WHITE_SET = PURPLE_SET[:5] + ["white"]
+
+
+@pytest.mark.parametrize(("colours", "odd"), [(PURPLE_SET, "white"), (WHITE_SET, "purple")])
+@pytest.mark.parametrize("how", ["fix", "enter", "edit", "redo"])
+def test_a_tile_of_a_colour_the_set_lacks_is_refused_and_changes_nothing(table, colours, odd,
+                                                                           how):
+    """A white tile typed into a game whose set has purple (or the other way round) is no
+    tile of the table: refused (400 not_in_set) with its colour and the set's own named, the
+    game and the move waiting as they were. Let in, it waited as a move nobody could
+    confirm."""
+    response = table.post("/api/games", {"players": ["Ann", "Bob"], "colours": colours})
+    game = response.json["id"]
+    table.place(game, ROW)
+    below = {"x": 0, "y": 1, "colour": "blue", "shape": "star"}
+    table.post(f"/api/games/{game}/pending", {"tiles": [below]})
+    before = table.client.get(f"/api/games/{game}/state").json
+    tile = {"x": 0, "y": 1, "colour": odd, "shape": "star"}
+    place = {"kind": "place", "tiles": [tile]}
+    answer = {
+        "fix": lambda: table.post(f"/api/games/{game}/pending", {"tiles": [below, dict(
+            tile, x=1, y=1)]}),
+        "enter": lambda: table.post(f"/api/games/{game}/turns", place),
+        "edit": lambda: table.put(f"/api/games/{game}/turns/0",
+                                  {"kind": "place", "tiles": [*ROW, dict(tile, x=3, y=0)]}),
+        "redo": lambda: table.post(f"/api/games/{game}/redo", {"index": 1, "turn": place}),
+    }[how]()
+    assert answer.status_code == 400 and answer.json["reason_code"] == "not_in_set"
+    assert answer.json["error"] == (f"This set has no {odd} tiles; its colours are "
+                                    f"{', '.join(colours[:5])}, and {colours[5]}.")
+    assert table.client.get(f"/api/games/{game}/state").json == before

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 from webui_support import ROW, Table, make_app
+
+from engine.tiles import Tile
 
 
 def game_without_version(state: dict) -> dict:
@@ -83,3 +86,44 @@ def test_a_resumed_game_is_still_at_the_table_after_a_restart(tmp_path):
     with sqlite3.connect(db) as raw:
         raw.execute("UPDATE settings SET value = '99' WHERE key = 'game_at_table'")
     assert make_app(db).test_client().get("/api/state").json["id"] == finished
+
+
+def test_a_move_taken_back_after_a_restart_offers_the_cameras_likely_readings(tmp_path):
+    """"Not a move" on a move the camera read, the server restarted, the move taken back:
+    the fix dialog's "Likely" row offers the camera's runner-up readings as it did before
+    the move was set aside (they were lost with it). So does a tile removed from a move by
+    a fix and taken back into it."""
+    db = tmp_path / "games.sqlite3"
+    table = Table(make_app(db))
+    game = table.new_game()
+    move = [(t["x"], t["y"], Tile(t["colour"], t["shape"])) for t in ROW]
+    runners_up = [(Tile("orange", "star"),), (),
+                  (Tile("orange", "clover"), Tile("red", "cross"))]
+    table.app.extensions["qwirkle_games"].detected(move, True, (), runners_up)
+    shown = table.client.get(f"/api/games/{game}/state").json["pending"]["tiles"]
+    assert [len(tile["alternatives"]) for tile in shown] == [1, 0, 2]
+    table.post(f"/api/games/{game}/pending/dismiss")
+
+    again = Table(make_app(db))
+    back = again.post(f"/api/games/{game}/ignored/restore").json["pending"]
+    assert back["tiles"] == shown
+    fixed = again.post(f"/api/games/{game}/pending", {"tiles": ROW[:2]}).json
+    assert [tile["code"] for tile in fixed["ignored"]] == ["RCl"]
+    rejoined = again.post(f"/api/games/{game}/ignored/restore").json["pending"]
+    assert rejoined["tiles"] == shown
+
+
+def test_tiles_set_aside_without_their_readings_still_read_back(tmp_path):
+    """Tiles set aside by an older version were stored without the camera's runner-up
+    readings: they read back, and taken back they offer none."""
+    db = tmp_path / "games.sqlite3"
+    game = Table(make_app(db)).new_game()
+    with sqlite3.connect(db) as raw:
+        raw.execute("INSERT INTO events VALUES (?, 1, '2026-01-01T00:00:00+00:00', 'ignore', ?)",
+                    (game, json.dumps({"tiles": ROW})))
+    table = Table(make_app(db))
+    assert [t["code"] for t in table.client.get("/api/state").json["ignored"]] == [
+        "RSt", "RCi", "RCl"]
+    back = table.post(f"/api/games/{game}/ignored/restore").json["pending"]
+    assert [t["code"] for t in back["tiles"]] == ["RSt", "RCi", "RCl"]
+    assert all(tile["alternatives"] == [] for tile in back["tiles"])
