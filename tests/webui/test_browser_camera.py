@@ -81,6 +81,30 @@ def test_the_camera_preview_comes_back_after_its_stream_ends(served, open_page):
     assert 1 <= len(asked) <= 4, asked
 
 
+def test_a_tv_loaded_while_the_game_stood_ended_plays_the_camera_once_play_goes_on(
+        served, open_page):
+    """Loaded while the game stood ended, the TV has the camera's picture put away under the
+    winner card; "Play on" brings it back playing, as on a TV loaded during play, with no
+    reload (it showed nothing until then). Ended again, it is put away again."""
+    from playwright.sync_api import expect
+
+    app, camera, base = served
+    games = app.extensions["qwirkle_games"]
+    game = games.create(("Ann", "Bob"), app.config["COLOURS"]).row.id
+    camera.show(np.zeros((240, 320, 3), np.uint8))
+    games.act(game, "finish", {"went_out": None})
+    page = open_page("tv", f"{base}/games/{game}/table")
+    preview = page.locator(".tv img.preview")
+    expect(page.locator("[data-winner]")).to_be_visible()
+    expect(preview).to_be_hidden()
+    games.play_on(game)
+    expect(preview).to_be_visible()
+    page.wait_for_function("document.querySelector('.tv img.preview').naturalWidth > 0")
+    games.act(game, "finish", {"went_out": None})
+    expect(preview).to_be_hidden()
+    assert preview.get_attribute("src") is None  # its stream is given back
+
+
 def test_the_table_is_right_closes_when_the_camera_sees_something_new(served, open_page):
     """The question "make the game match the camera?" is about the two boards shown: when
     the camera sees a new move while it is open, it closes and says why, and the boards

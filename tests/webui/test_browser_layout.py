@@ -20,6 +20,7 @@ from werkzeug.serving import make_server
 from engine.board import Placed
 from engine.table import Exchange, Place
 from engine.tiles import Tile
+from webui.games import Game
 from webui.validate import MAX_NAME
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -203,24 +204,34 @@ def test_confirm_is_on_screen_while_a_move_waits(live, open_page, size):
     expect(page.locator(".turns li")).to_have_count(len(TURNS) + 1)
 
 
-def test_the_phone_menu_has_a_row_of_its_own_that_shows_the_game_pages(live, open_page):
+def test_the_phone_menu_has_rows_of_its_own_that_show_every_link_whole(live, open_page):
     """On a phone or a portrait tablet the menu sits under the logo and the language menu,
-    across the whole width: the game's three pages show whole (not under the language menu,
-    not in the fade that says the menu scrolls to more), in Arabic as in English."""
+    across the whole width, and every link shows whole, unfaded: a phone's menu wraps onto
+    further rows (it scrolled sideways, and a fade at its end was the only sign of the
+    "Scoring" beyond), in Arabic and Vietnamese as in English; a tablet's holds one row."""
     game = live.game()
     for size, path in (("phone", f"/games/{game}/tablet"),
                        ("phone", f"/lang?code=ar&next=/games/{game}/tablet"),
+                       ("phone", f"/lang?code=vi&next=/games/{game}/tablet"),
                        ("tablet", f"/games/{game}/tablet")):
         page = open_page(size, live.base + path)
         nav, language = box(page, "header nav"), box(page, ".language")
         assert nav["y"] >= language["y"] + language["height"] - 1, path
         assert nav["width"] >= 0.9 * page.viewport_size["width"], path
-        # the fade lies at the menu's far end: on the right, or on the left in Arabic
-        fade = (32, 0) if page.evaluate("document.dir") == "rtl" else (0, 32)
-        for k in range(3 if size == "phone" else 7):  # table, tablet, score sheet (…, scoring)
-            link = page.locator("header nav a").nth(k).bounding_box()
-            assert link["x"] >= nav["x"] + fade[0] - 0.5, (path, k)
-            assert link["x"] + link["width"] <= nav["x"] + nav["width"] - fade[1] + 0.5, (path, k)
+        assert page.evaluate("""() => {
+            const nav = document.querySelector('header nav');
+            return nav.scrollWidth <= nav.clientWidth && getComputedStyle(nav).maskImage === 'none';
+        }"""), path
+        links = page.locator("header nav a")
+        assert links.count() == 7  # table, tablet, score sheet, games, players, new game, scoring
+        rows = set()
+        for k in range(7):
+            link = links.nth(k).bounding_box()
+            assert nav["x"] - 0.5 <= link["x"], (path, k)
+            assert link["x"] + link["width"] <= nav["x"] + nav["width"] + 0.5, (path, k)
+            assert link["y"] + link["height"] <= nav["y"] + nav["height"] + 0.5, (path, k)
+            rows.add(round(link["y"]))
+        assert len(rows) == 1 or size == "phone", path
 
 
 def test_no_page_is_wider_than_a_phone_and_every_control_is_44px(live, open_page):
@@ -649,6 +660,36 @@ def test_with_no_move_waiting_the_redo_notice_sits_at_the_bottom(live, open_page
     page.evaluate("document.getElementById('toast').hidden = false")
     toast = box(page, "#toast")
     assert toast["y"] + toast["height"] <= box(page, "#notice")["y"]
+
+
+@pytest.mark.parametrize("size", ["phone", "tablet", "small tv", "tv"])
+def test_the_bag_count_shows_above_the_redo_notice_after_an_undo(live, open_page, size):
+    """The undone tiles still lie on the table, so the camera offers them again at once:
+    their card, drawn above Undo, pushed "N tiles in the bag" under the Redo notice (or the
+    Confirm bar) for the notice's seconds. The count the undo changed stays in view, above
+    the notice."""
+    from playwright.sync_api import expect
+
+    game = live.game()
+    live.games.confirm(game)
+    laid = live.games.get(game).table.board.placed()
+
+    def camera(seen_by: Game) -> list[tuple[Placed, ...]]:  # sees every tile laid
+        held = seen_by.expected_board()
+        lost = tuple(t for t in laid if (t[0], t[1]) not in held)
+        return [lost] if lost else []
+
+    live.games.on_board = camera
+    bag = live.games.get(game).table.bag_size
+    page = open_page(size, f"{live.base}/games/{game}/tablet")
+    page.click("[data-action=undo]")
+    page.click("#ask-dialog [data-ask-yes]")
+    expect(page.locator(".pending [data-pending-tiles] li")).to_have_count(len(SEEN))
+    expect(page.locator(".other-turns .bag")).to_have_text(f"{bag + len(SEEN)} tiles in the bag")
+    expect(page.locator("#notice")).to_be_visible()
+    page.wait_for_timeout(300)  # the parts are redrawn
+    count, notice = box(page, ".other-turns .bag"), box(page, "#notice")
+    assert count["y"] >= 0 and count["y"] + count["height"] <= notice["y"]
 
 
 def test_redo_is_no_longer_offered_once_another_tablet_changes_the_turns(live, open_page):

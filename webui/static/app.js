@@ -174,8 +174,8 @@ const api = (rest) => `/api/games/${gameId}${rest}`;
 const shownBy = (button) => ({ shown: button.closest("[data-shown]").dataset.shown });
 
 // --- live updates -------------------------------------------------------------------------
-let refreshing = false;
-let refreshAgain = false;
+let redraw = null;        // the redraw under way (a promise), null when none is
+let redrawAgain = false;  // the state changed during it: it goes round once more
 
 // A page fragment, or null while the server is out of reach (the stream's reconnection
 // brings the next refresh).
@@ -221,14 +221,23 @@ function showWaitingTiles() {
 showWaitingTiles();
 document.addEventListener("toggle", showWaitingTiles, true);  // "Enter it by hand" opened
 
-async function refreshParts() {
-  if (refreshing) { refreshAgain = true; return; }
-  refreshing = true;
-  await Promise.all(Array.from(document.querySelectorAll("[data-part]"), refreshPart));
-  showWaitingTiles();
-  flashLastMove();
-  refreshing = false;
-  if (refreshAgain) { refreshAgain = false; refreshParts(); }
+// Answers a promise settled once the parts show the latest state, for what must be done
+// on the page as redrawn (see keepAboveNotice).
+function refreshParts() {
+  if (redraw) {
+    redrawAgain = true;
+    return redraw;
+  }
+  redraw = (async () => {
+    do {
+      redrawAgain = false;
+      await Promise.all(Array.from(document.querySelectorAll("[data-part]"), refreshPart));
+      showWaitingTiles();
+      flashLastMove();
+    } while (redrawAgain);
+    redraw = null;
+  })();
+  return redraw;
 }
 
 // Redo is offered only while the turns are as the undo left them: once another device has
@@ -253,6 +262,7 @@ function applyState(data) {
   body.dataset.version = data.version;
   // The TV's winner card stands over the board once the game ended, as on a fresh load.
   document.querySelector(".tv")?.classList.toggle("ended", Boolean(data.ended));
+  previewWhilePlaying(Boolean(data.ended));
   refreshParts();
 }
 
@@ -466,7 +476,19 @@ async function takeBack(index, question, done) {
   const data = await sent;
   if (data) {
     window.scrollBy(0, offerRedo(fmt(done, values), { index, turn, turns: data.turns.length }));
+    // Not awaited: act() takes no other tap until this returns, and Redo may come first.
+    Promise.resolve(redraw).then(() => keepAboveNotice(document.querySelector(".other-turns .bag")));
   }
+}
+
+// The bag's count under Undo says what the undo gave back, so it shows while the Redo
+// notice does: the tiles undone still lie on the table, and the camera's offer of them,
+// drawn above, pushed the count down under the notice (or the Confirm bar) for its seconds.
+function keepAboveNotice(el) {
+  const notice = document.getElementById("notice");
+  if (!el || !notice || notice.hidden) return;
+  const under = el.getBoundingClientRect().bottom + 12 - notice.getBoundingClientRect().top;
+  if (under > 0) window.scrollBy(0, under);
 }
 
 // The bag decides what the exchange and end dialogs offer. An exchange names the turns it
@@ -675,15 +697,28 @@ if (setupForm) {
 // The camera preview is one long response: it ends after a while (the server bounds every
 // stream), fails while the server restarts, or is refused when too many are open. Each time,
 // ask again a little later, so the TV never freezes on an old picture.
+// A picture put away (see previewWhilePlaying) is not asked for.
 for (const preview of document.querySelectorAll("img.preview")) {
-  const source = preview.src;
   let attempt = 0;
   const again = () => {
     attempt += 1;
-    setTimeout(() => { preview.src = `${source}?n=${attempt}`; }, attempt > 1 ? 3000 : 500);
+    setTimeout(() => {
+      if (!preview.hidden) preview.src = `${preview.dataset.stream}?n=${attempt}`;
+    }, attempt > 1 ? 3000 : 500);
   };
   preview.addEventListener("load", again);
   preview.addEventListener("error", again);
+}
+
+// The TV plays the camera while the game goes on, as the page draws it on a fresh load: one
+// loaded while the game stood ended starts it once play goes on, and an ended game puts it
+// away (its stream freed) under the winner card.
+function previewWhilePlaying(ended) {
+  const preview = document.querySelector(".tv img.preview");
+  if (!preview || preview.hidden === ended) return;
+  preview.hidden = ended;
+  if (ended) preview.removeAttribute("src");
+  else preview.src = preview.dataset.stream;
 }
 
 // The set block shows the sixth colour chosen above; learning reads the camera's picture.
