@@ -277,7 +277,7 @@ def _coinciding(features: np.ndarray, present: np.ndarray, colour_p: np.ndarray,
     kept one, as far as the consensus may take it, so that a tile the network is sure of
     stays as it is). White, a grey, is left out: a white tile's colour is the light's.
     """
-    coloured = [k for k in np.flatnonzero(present) if names[k] in HUE_ANGLES]
+    coloured = [int(k) for k in np.flatnonzero(present) if names[int(k)] in HUE_ANGLES]
     lab = features[:, :COLOUR_DIMS].astype(np.float64)
     lean = np.log(np.maximum(colour_p, 1e-12))
     pairs = []
