@@ -7,10 +7,38 @@ renderer; only ``--camera demo`` (and the benchmarks) import this module.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from functools import lru_cache
 
+from engine.board import Placed
+from vision.evaluate.real import align
 from vision.source import Frame, FrameSource, pace
-from vision.synth.footage import DEMO_STYLE, GameRenders, game_script, video_frames
+from vision.synth.footage import DEMO_STYLE, GameRenders, GameScript, game_script, video_frames
+
+DEMO_SEED = 1
+"""The simulated game the built-in demo plays."""
+
+
+@lru_cache(maxsize=2)
+def demo_script(seed: int = DEMO_SEED) -> GameScript:
+    """The demo's game (simulated once: it takes most of a second)."""
+    return game_script(players=2, seed=seed)
+
+
+def demo_position(tiles: Iterable[Placed], seed: int = DEMO_SEED) -> int | None:
+    """The position of the demo's recording that shows ``tiles`` (a game's, in the cells the
+    camera gave them, so turned and shifted against the script's), or None when none does,
+    or when it is the last, which holds nothing more to play. A server restarted over the
+    demo's game picks the recording up there."""
+    seen = {(x, y): tile for x, y, tile in tiles}
+    positions = demo_script(seed).positions
+    for k, position in enumerate(positions[:-1]):
+        if len(position) == len(seen) and seen:
+            truth = {(x, y): tile for x, y, tile in position}
+            pairs = align(seen, truth)
+            if len(pairs) == len(seen) and all(seen[a] == truth[b] for a, b in pairs.items()):
+                return k
+    return None
 
 
 class DemoSource(FrameSource):
@@ -22,21 +50,30 @@ class DemoSource(FrameSource):
     long as it answers yes: players trying the demo confirm its moves one by one, and a
     recording that played on regardless piled its moves up unconfirmed; once players set
     one aside ("Not a move"), every later move, built on its tiles, was illegal.
+    ``start``: the position (:func:`demo_position`) the first pass begins at; a pass after a
+    ``clear`` begins at the empty table.
     """
 
     def __init__(self, seed: int, realtime: bool,
                  clear: Callable[[], bool] | None = None,
-                 wait: Callable[[], bool] | None = None) -> None:
+                 wait: Callable[[], bool] | None = None, start: int = 0) -> None:
         self.description = f"demo game (seed {seed})"
         self.seed, self.realtime, self.clear, self.wait = seed, realtime, clear, wait
+        self.start = start
 
     def __iter__(self) -> Iterator[Frame]:
         start = time.monotonic()
         offset = 0.0
+        first = self.start
         while True:
-            renders = GameRenders(game_script(players=2, seed=self.seed), self.seed)
-            for image, t in video_frames(renders.stills(), DEMO_STYLE, self.seed,
-                                         renders.target, self.wait):
+            renders = GameRenders(demo_script(self.seed), self.seed)
+
+            def target(k: int, renders: GameRenders = renders,
+                       first: int = first) -> tuple[float, float]:
+                return renders.target(k + first)
+
+            for image, t in video_frames(renders.stills(first), DEMO_STYLE, self.seed,
+                                         target, self.wait):
                 if self.clear is not None and self.clear():
                     offset += t
                     break
@@ -45,3 +82,4 @@ class DemoSource(FrameSource):
                 yield Frame(image, offset + t, f"{offset + t:.2f}s")
             else:
                 return
+            first = 0

@@ -39,7 +39,7 @@ board, without the tiles players set aside.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -103,6 +103,11 @@ class MoveTracker:
         # Tiles players may take off the table, which then leave the game: seen by the
         # camera and in no confirmed turn (a move waiting, tiles set aside).
         self._removable: set[Cell] = set()
+        # Tiles set aside, which become removable once this camera has seen them: a restart
+        # that reads a video from the start sees them missing before they were ever laid.
+        self._aside: set[Cell] = set()
+        # The camera's readings players overruled, by cell (see :meth:`accept`).
+        self._overruled: dict[Cell, Tile] = {}
         # Tiles of the board the last position's scan missed whose cells look as before
         self._still_there: set[Cell] = set()
         self._view = TableView()
@@ -125,9 +130,12 @@ class MoveTracker:
         self._last_move: tuple[Placed, ...] = ()
 
     def accept(self, board: Board | Iterable[Placed], pending: Iterable[Placed] = (),
-               ignored: Iterable[Placed] = ()) -> list[DetectedMove]:
+               ignored: Iterable[Placed] = (),
+               overruled: Mapping[Cell, Tile] | None = None) -> list[DetectedMove]:
         """Adopt the game: the board players confirmed, the tiles of the moves still waiting
         and the tiles they said are no move. Later moves are judged against the first two.
+        ``overruled``: the camera's readings of tiles players said are another (a fix): the
+        camera reading the same again is no news to report, nor a tile to see differently.
 
         Returns the tiles the camera saw at its last position that the game holds nowhere,
         offered again as one move: an undo or a removed turn whose tiles stayed on the
@@ -138,6 +146,7 @@ class MoveTracker:
         places at most 6 tiles", they blocked every move behind them).
         """
         confirmed = board if isinstance(board, Board) else Board.from_placed(board)
+        self._overruled = dict(overruled or {})
         waiting = {(x, y): tile for x, y, tile in pending if (x, y) not in confirmed}
         aside = {(x, y): tile for x, y, tile in ignored}
         game = confirmed.with_tiles((x, y, tile) for (x, y), tile in waiting.items())
@@ -148,8 +157,9 @@ class MoveTracker:
         self.board = self._game.with_tiles(
             (x, y, tile) for (x, y), tile in aside.items() if (x, y) not in game)
         # Only tiles the camera saw can be taken back: one entered by hand was never seen.
+        self._aside = set(aside) - set(game)
         self._removable = ((set(waiting) & set(seen)) | {(x, y) for x, y, _ in extra}
-                           | (set(aside) - set(game)))
+                           | (self._aside & set(seen)))
         self._learn(confirmed)
         # a position waiting for its second look was read against the board before: read
         # the next frame against this one instead
@@ -217,7 +227,7 @@ class MoveTracker:
     def _lasting(self) -> set[Cell]:
         """The board's tiles that must still lie on the table: not those of moves waiting, nor
         tiles set aside, which players may take back (see :meth:`accept`)."""
-        return set(self.board) - self._removable
+        return set(self.board) - self._removable - self._aside
 
     def _quality(self, position: Position | None) -> tuple[int, int]:
         """How well a position was read, worst first: how many lasting tiles of the board it
@@ -299,7 +309,9 @@ class MoveTracker:
         problems = [Doubt(DoubtKind.SETTLED, cell=d.cell, tile=relabelled[d.cell][0],
                           other=relabelled[d.cell][1])
                     if d.kind == DoubtKind.RELABELLED and d.cell in relabelled else d
-                    for d in problems]
+                    for d in problems
+                    if d.kind != DoubtKind.RELABELLED or d.cell is None
+                    or d.other != self._overruled.get(d.cell)]
         reg = replace(reg, problems=tuple(problems), new=tuple(
             (cell, guess) for cell, guess in reg.new if cell not in self._left_out))
         self._gate.footprint = _footprint(scan.tiles, frame.image.shape,
@@ -430,6 +442,7 @@ class MoveTracker:
             self._game = Board.from_placed(p for p in self._game.placed()
                                            if p[:2] not in withdrawn)
         self._removable -= set(withdrawn)
+        self._aside -= set(withdrawn)
         return replace(reg, missing=tuple(c for c in reg.missing if c not in withdrawn),
                        problems=tuple(d for d in reg.problems if d.cell not in withdrawn)
                        ), withdrawn
@@ -437,7 +450,8 @@ class MoveTracker:
     def _see(self, reg: Registration, read: Sequence[tuple[Cell, TileGuess]]) -> None:
         """Remember what this position showed on the board: in the board's labels, except
         where the camera clearly reads another tile (players may have confirmed a misread)."""
-        tiles = [(x, y, guess.tile if contradicts(guess, old) else old)
+        tiles = [(x, y, guess.tile if contradicts(guess, old)
+                  and guess.tile != self._overruled.get((x, y)) else old)
                  for (x, y), guess in reg.seen.items()
                  if (old := self.board.get((x, y))) is not None]
         tiles += [(x, y, tile) for (x, y), _ in read if (tile := self.board.get((x, y)))]
@@ -446,6 +460,7 @@ class MoveTracker:
                   if (x, y) in self._still_there and (tile := self.board.get((x, y)))]
         self._view = replace(self._view, tiles=tuple(sorted(tiles)))
         self._readings = {**reg.seen, **dict(read)}
+        self._removable |= self._aside & {(x, y) for x, y, _ in tiles}
 
     def settled(self, moves: Iterable[DetectedMove]) -> list[DetectedMove]:
         """Earlier moves with the labels later pictures settled on (see :meth:`_weigh`)."""

@@ -214,6 +214,13 @@ def accept_table(game_id: int):
     return answer(games().accept_table(game_id, cells_or_all(optional_body()), shown()))
 
 
+@bp.post("/games/<int:game_id>/table/keep")
+@needs_token
+def keep_game(game_id: int):
+    """"Keep the game's tiles": the camera misreads the tiles it reads differently."""
+    return answer(games().keep_game(game_id, cells_or_all(optional_body()), shown()))
+
+
 @bp.post("/games/<int:game_id>/turns")
 @needs_token
 def play(game_id: int):
@@ -249,10 +256,17 @@ def undo(game_id: int):
 
 
 def seen_turns(key: str) -> int | None:
-    """The whole number under ``key`` in the JSON sent (None when the request sends none)."""
+    """The whole number under ``key`` in the JSON sent (None when the request sends none).
+    A count of turns, or a turn's index, is never negative: such a request is malformed
+    (400), not one that another device overtook (409, "look at them again"). A number past
+    the turns the game holds stays 409: a tablet that saw a turn another device has since
+    taken back sends just that."""
     value = optional_body().get(key)
     if value is not None and not is_whole(value):
         raise PayloadError(_("%(key)s must be a whole number", key=key))
+    if value is not None and value < 0:
+        raise PayloadError(_("%(key)s must be 0 or more, not %(value)s", key=key,
+                             value=value))
     return value
 
 

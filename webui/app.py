@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask, Response, jsonify, render_template, request
 from flask_babel import gettext as _
@@ -28,6 +28,9 @@ from .live import LiveLoop, Tracker
 from .streams import StreamGate
 from .validate import AsciiInt, StrictJSON
 
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
+
 log = logging.getLogger(__name__)
 
 DEFAULTS: dict[str, Any] = {
@@ -42,6 +45,7 @@ DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": 64 * 1024,  # a whole game's worth of tiles fits many times over
     "ALLOW_HOSTS": (),  # more names this server is reached by (`qwirkle serve --allow-host`)
     "TRUSTED_HOSTS": None,  # None: loopback, HOST_ADDRESSES and ALLOW_HOSTS
+    "DEMO_CAMERA": False,  # the camera is the built-in demo (`qwirkle serve --camera demo`)
 }
 
 
@@ -57,6 +61,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     auth.init_app(app, event_log)
     if app.config.get("TRUSTED_HOSTS") is None:
         app.config["TRUSTED_HOSTS"] = trusted_hosts(app.config)
+    app.wsgi_app = case_blind_host(app.wsgi_app)  # type: ignore[method-assign, assignment]
     app.extensions["qwirkle_stream_gate"] = StreamGate()
     app.extensions["qwirkle_event_cache"] = events.EventCache(app)
     app.extensions["qwirkle_assets"] = events.assets_version(Path(app.static_folder or ""))
@@ -75,6 +80,20 @@ def trusted_hosts(config: dict[str, Any]) -> list[str]:
     a page of another site whose name a DNS trick points here must not read the table."""
     names = [*LOOPBACK_HOSTS, *config["HOST_ADDRESSES"], *config["ALLOW_HOSTS"]]
     return list(dict.fromkeys(name.lower() for name in names))
+
+
+def case_blind_host(wsgi_app: WSGIApplication) -> WSGIApplication:
+    """``wsgi_app`` reading the Host header in lower case. Host names are case-insensitive
+    (RFC 3986, 3.2.2), and :func:`trusted_hosts` lists them in lower case, but werkzeug
+    matches the header against them case by case: "LOCALHOST" was refused as a stranger."""
+
+    def lower_host(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        host = environ.get("HTTP_HOST")
+        if isinstance(host, str):
+            environ["HTTP_HOST"] = host.lower()
+        return wsgi_app(environ, start_response)
+
+    return lower_host
 
 
 def attach_live(app: Flask, open_source: Callable[[], Iterable[Any]],

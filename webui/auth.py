@@ -187,11 +187,13 @@ def join_url() -> str:
 
 
 def check_origin() -> None:
+    """Refuse a change sent by a page of another site. The Host reaches the views in lower
+    case (:func:`webui.app.case_blind_host`), so the Origin's name is compared so too."""
     origin = request.headers.get("Origin")
     if origin is None:
         return
     try:
-        netloc = urlsplit(origin).netloc
+        netloc = urlsplit(origin).netloc.lower()
     except ValueError:
         netloc = None
     if netloc != request.host:

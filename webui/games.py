@@ -45,6 +45,7 @@ from .codec import (
     parse_readings,
     parse_tiles,
     parse_turn,
+    placed_json,
     reading_json,
     turn_json,
 )
@@ -85,6 +86,10 @@ class Game:
     # The camera's runner-up labels of those tiles, by cell: taken back, a move offers them
     # in the fix dialog as it did before it was set aside.
     ignored_alternatives: dict[Cell, tuple[Tile, ...]] = field(default_factory=dict)
+    # The camera's readings that players overruled, by cell: a fix, an edit or "Keep the
+    # game's tiles" said the tile there is the game's. The camera reading the same again is
+    # no news; reading yet another tile there is.
+    overruled: dict[Cell, Tile] = field(default_factory=dict)
 
     @property
     def pending(self) -> PendingMove | None:
@@ -105,6 +110,13 @@ class Game:
             cells.setdefault(cell, tile)
         return Board.from_placed((x, y, tile) for (x, y), tile in cells.items())
 
+    def disputed(self, seen: Sequence[Placed], held: Board) -> dict[Cell, tuple[Tile, Tile]]:
+        """The camera's readings (``seen``) of tiles ``held`` as another, each with the tile
+        held, less those players already overruled: what "the table is right" relabels."""
+        return {(x, y): (read, was) for x, y, read in seen
+                if (was := held.get((x, y))) is not None and was != read
+                and self.overruled.get((x, y)) != read}
+
 
 def camera_key(seen: Sequence[Placed], held: Board) -> str:
     """The camera's board and the game's (:meth:`Game.expected_board`), as "the table is
@@ -124,19 +136,25 @@ class Event(StrEnum):
     INSERT = "insert"
     IGNORE = "ignore"
     RESTORE = "restore"
+    KEEP = "keep"
 
 
-SIDE_EVENTS = (Event.IGNORE, Event.RESTORE)
-"""Logged events about the tiles set aside, which do not touch the score sheet."""
+SIDE_EVENTS = (Event.IGNORE, Event.RESTORE, Event.KEEP)
+"""Logged events about the camera's view that do not touch the score sheet: tiles set aside
+and taken back, and the camera's readings players overruled."""
 
 
 def apply_side_event(game: Game, kind: Event, payload: dict[str, Any]) -> None:
     """Set tiles aside ("ignore": each with the camera's runner-up labels, none in events
-    logged before those were kept) or take them back ("restore") in a replayed game."""
+    logged before those were kept), take them back ("restore"), or overrule the camera's
+    readings of tiles ("keep": the readings, not the game's tiles) in a replayed game."""
     if kind == Event.IGNORE:
         for (x, y, tile), alternatives in parse_readings(payload.get("tiles")):
             game.ignored[(x, y)] = tile
             game.ignored_alternatives[(x, y)] = alternatives
+        return
+    if kind == Event.KEEP:
+        game.overruled.update(((x, y), tile) for x, y, tile in parse_tiles(payload.get("tiles")))
         return
     cells = payload.get("cells")
     if not isinstance(cells, list):
@@ -356,7 +374,12 @@ class Games:
         :meth:`take_back`: an edit dialog left open while another tablet removed an earlier
         turn would otherwise rewrite the turn that moved into its place."""
         turn = self._sent_turn(game_id, turn_body)
-        return self._act_as_seen(game_id, seen, Event.REPLACE, {"index": index, "turn": turn})
+        with self._lock:
+            game = self._act_as_seen(game_id, seen, Event.REPLACE,
+                                     {"index": index, "turn": turn})
+            if self._overrule(game, parse_tiles(turn["tiles"]) if "tiles" in turn else ()):
+                self._queue_changed(game)  # the camera learns the players' word
+            return game
 
     def redo(self, game_id: int, index: int, turn_body: object, seen: int | None = None) -> Game:
         """Put ``turn_body`` (a turn as sent) back at ``index``. ``seen`` as for
@@ -417,6 +440,57 @@ class Games:
             self._log_side(game, Event.IGNORE, {"tiles": [
                 reading_json(x, y, tile, likely[(x, y, tile)]) for x, y, tile in aside]})
         return aside
+
+    def _overrule(self, game: Game, tiles: Sequence[Placed],
+                  cells: Sequence[Cell] | None = None) -> bool:
+        """Players said what ``tiles`` are (a fix, an edit): where the camera's last look
+        reads another tile, that reading is overruled (logged), so the card "the camera
+        and the game disagree" does not ask them to undo their own fix, nor a later move's
+        note tell them the tile "now reads" as the camera read it. Each such reading of
+        ``cells`` too, when given ("Keep the game's tiles"). Answers whether any was."""
+        if self.view is None or game.row.id != self.current_id():
+            return False
+        said = {(x, y): tile for x, y, tile in tiles}
+        read = [(x, y, tile) for x, y, tile in self.view[0]
+                if (said.get((x, y), tile) != tile or (x, y) in (cells or ()))
+                and game.overruled.get((x, y)) != tile]
+        if read:
+            self._log_side(game, Event.KEEP, {"tiles": placed_json(read)})
+        return bool(read)
+
+    def keep_game(self, game_id: int, cells: Sequence[Cell] | None,
+                  shown: str | None = None) -> Game:
+        """"Keep the game's tiles": the camera misreads these tiles; the game's labels stay
+        and the camera's readings of them are overruled. ``cells`` and ``shown`` as for
+        :meth:`accept_table`."""
+        with self._lock:
+            game, seen, held = self._camera_and_game(game_id, shown)
+            disputed = game.disputed(seen, held)
+            chosen = [cell for cell in disputed if cells is None or cell in cells]
+            if not chosen:
+                raise Conflict(_l("The camera reads no tile differently there."),
+                               "nothing_disputed")
+            self._overrule(game, (), chosen)
+            self._queue_changed(game)
+            self._touch()
+            return game
+
+    def _camera_and_game(self, game_id: int, shown: str | None
+                         ) -> tuple[Game, tuple[Placed, ...], Board]:
+        """The game, what the camera saw and what the game holds, for a tap on the card
+        that shows them side by side; Conflict when the game is over, the camera has not
+        looked, or (``shown``, a :func:`camera_key`) either changed since the card was
+        drawn."""
+        game = self.get(game_id)
+        if game.table.ended:
+            raise Conflict(_l("the game is over"), "game_over")
+        if self.view is None or game_id != self.current_id():
+            raise Conflict(_l("the camera has not seen the table yet"), "camera_not_ready")
+        held = game.expected_board()
+        if shown is not None and shown != camera_key(self.view[0], held):
+            raise Conflict(_l("What the camera sees, or the game, changed before the "
+                              "tap: look at them again."), "view_changed")
+        return game, self.view[0], held
 
     def _log_side(self, game: Game, kind: Event, payload: dict[str, Any]) -> None:
         apply_side_event(game, kind, payload)
@@ -566,6 +640,7 @@ class Games:
                                                     removed=(*(t for t in old.removed
                                                                if (t[0], t[1]) not in kept),
                                                              *aside))
+            self._overrule(game, tiles)
             self._queue_changed(game)
             self._touch()
             return game
@@ -650,20 +725,12 @@ class Games:
         looked at: refused (409) when the camera or the game has changed since.
         """
         with self._lock:
-            game = self.get(game_id)
-            if game.table.ended:
-                raise Conflict(_l("the game is over"), "game_over")
-            if self.view is None or game_id != self.current_id():
-                raise Conflict(_l("the camera has not seen the table yet"), "camera_not_ready")
-            held = game.expected_board()
-            if shown is not None and shown != camera_key(self.view[0], held):
-                raise Conflict(_l("What the camera sees, or the game, changed before the "
-                                  "tap: look at them again."), "view_changed")
-            seen = {(x, y): tile for x, y, tile in self.view[0]}
+            game, view, held = self._camera_and_game(game_id, shown)
+            seen = {(x, y) for x, y, _ in view}
             chosen = [cell for cell in held if cells is None or cell in cells]
             gone = {cell for cell in chosen if cell not in seen}
-            relabel = {cell: seen[cell] for cell in chosen
-                       if cell in seen and seen[cell] != held.get(cell)}
+            relabel = {cell: read for cell, (read, _) in game.disputed(view, held).items()
+                       if cell in chosen}
             for kind, payload in self._corrections(game.table, gone, relabel):
                 self.act(game_id, kind, payload)
             game.queue = [dataclasses.replace(move, tiles=tuple(

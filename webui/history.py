@@ -58,13 +58,25 @@ def aliases() -> dict[str, str]:
 
 def merge(name: str, into: str) -> None:
     """From now on ``name`` counts as ``into`` (and so does anything merged into ``name``)."""
-    source, target = name_key(name), aliases().get(name_key(into), name_key(into))
-    if not source or not target or source == target:
-        raise PayloadError(_("Choose two different players to merge."))
+    source, target = merge_keys(name, into)
     with closing(_connect()) as db:
         db.execute("UPDATE player_aliases SET player = ? WHERE player = ?", (target, source))
         db.execute("INSERT INTO player_aliases (name, player) VALUES (?, ?) ON CONFLICT(name) "
                    "DO UPDATE SET player = excluded.player", (source, target))
+
+
+def merge_keys(name: str, into: str) -> tuple[str, str]:
+    """The keys a merge of ``name`` into ``into`` joins: ``name``'s and that of the player
+    ``into`` counts as. PayloadError when they are one player already, asked before whether
+    they sat together: one name twice was refused as "Ann and Ann played in the same game",
+    and a merge back the other way as if it were a second player."""
+    source, target = name_key(name), aliases().get(name_key(into), name_key(into))
+    if not source or not target or source == name_key(into):
+        raise PayloadError(_("Choose two different players to merge."))
+    if source == target:
+        raise PayloadError(_("The games of %(into)s already count for %(name)s.", name=name,
+                             into=into))
+    return source, target
 
 
 @dataclass
@@ -122,6 +134,7 @@ def merge_players():
     seated = [{name_key(p) for p in row.players} for row in games().rows()]
     played = set().union(*seated)
     name, into = recorded(name, played), recorded(into, played)
+    merge_keys(name, into)
     if sat_together(name_key(name), name_key(into), seated, aliases()):
         raise PayloadError(_("%(name)s and %(into)s played in the same game: they are two "
                              "players, not one name typed two ways.", name=name, into=into))

@@ -17,13 +17,14 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 import cv2
 import numpy as np
 
-from engine.board import Board, Placed
+from engine.board import Board, Cell, Placed
+from engine.tiles import Tile
 from vision.adapt import SetAdapter
 from vision.source import SourceError
 
@@ -40,7 +41,8 @@ class Tracker(Protocol):
 
     def feed(self, frame: Any) -> list[Any]: ...
     def accept(self, board: Board, pending: Iterable[Placed] = (),
-               ignored: Iterable[Placed] = ()) -> list[Any]: ...
+               ignored: Iterable[Placed] = (),
+               overruled: Mapping[Cell, Tile] | None = None) -> list[Any]: ...
     def rescan(self) -> None: ...
     def view(self) -> Any: ...
     adapter: SetAdapter | None
@@ -105,7 +107,8 @@ class LiveLoop:
             learned = adapter.examples if adapter is not None else 0
             again = self._tracker.accept(game.table.board,
                                          game.waiting_tiles() + self._in_flight,
-                                         [(x, y, tile) for (x, y), tile in game.ignored.items()])
+                                         [(x, y, tile) for (x, y), tile in game.ignored.items()],
+                                         game.overruled)
             if adapter is not None and adapter.examples != learned:
                 self.games.save_adapter(game.row.id, adapter)
         return [move.tiles for move in again]

@@ -16,6 +16,7 @@ import segno
 from flask import (
     Blueprint,
     abort,
+    current_app,
     make_response,
     redirect,
     render_template,
@@ -97,7 +98,8 @@ def js_strings() -> dict[str, str]:
         "removed": _("Removed: turn %(n)s by %(name)s. Later turns were scored again."),
         "ask_undo": _("Undo turn %(n)s by %(name)s?"),
         "ask_void": _("Remove turn %(n)s by %(name)s? Every later turn is scored again."),
-        "ask_pin": _("Make a new PIN and QR code? The old ones stop working."),
+        "ask_pin": _("Make a new PIN and QR code? The old ones stop working, and every other "
+                     "device that joined must join again."),
         "ask_play_on": _("Take back the end of the game and play on?"),
         # A count with a label, not in a sentence: the script cannot pick plural forms.
         "ask_accept": _("Make the game match the camera? Tiles that change: %(n)s. The turns "
@@ -187,6 +189,7 @@ def context(game: Game | None) -> dict[str, Any]:
         "game": game,
         "show_keys": may_change(),
         "camera": games().camera,
+        "demo_camera": demo_camera(),
     }
     if game is not None:
         sheet = score_sheet(game.table)
@@ -287,9 +290,16 @@ def camera_part():
 
 def camera_tiles() -> list[dict[str, Any]]:
     """The tiles the camera sees on the board now (a game started over them offers them as
-    its first move, so the set-up page shows them)."""
+    its first move, so the set-up page shows them). None for the demo: its tiles are its
+    recording's, which starts again from an empty table for a new game, so "clear the
+    table" asked players for what they cannot do and need not."""
     view = games().view
-    return placed_json(view[0]) if view else []
+    return placed_json(view[0]) if view and not demo_camera() else []
+
+
+def demo_camera() -> bool:
+    """Whether the camera is the built-in demo (``qwirkle serve --camera demo``)."""
+    return bool(current_app.config["DEMO_CAMERA"])
 
 
 @bp.get("/join")

@@ -109,11 +109,18 @@ def reread(table: TableGame, move: PendingMove) -> PendingMove:
 def _judged(move: PendingMove, verdict: MoveCheck) -> PendingMove:
     """``move`` with the game's ``verdict``. A legal one drops the camera's word that no
     reading of its tiles was legal: said against the board the camera expected, before
-    players set earlier moves aside, it stood beside "7 points" and a live Confirm."""
+    players set earlier moves aside, it stood beside "7 points" and a live Confirm. An
+    illegal one gives that word the verdict's reason: the camera's own, from that board,
+    stood under the card's "Not a legal move:" with another reason (a move set aside by
+    "Not a move" left the next one "no tile touches" above "a line would hold X twice")."""
     if verdict.legal:
         move = dataclasses.replace(move, doubts=tuple(
             d for d in move.doubts if d.kind not in (DoubtKind.NO_LEGAL_READING,
                                                       DoubtKind.NO_SPLIT)))
+    else:
+        move = dataclasses.replace(move, doubts=tuple(
+            dataclasses.replace(d, refusal=verdict.refusal)
+            if d.kind is DoubtKind.NO_LEGAL_READING else d for d in move.doubts))
     return dataclasses.replace(move, verdict=verdict)
 
 

@@ -54,9 +54,9 @@ def camera_board_json(game: Game, view: tuple[Sequence[Placed], Sequence[Placed]
 
     ``extra`` lies on the table but nowhere in the game (nor set aside); ``missing`` is in
     the game (confirmed or waiting) but not on the table; ``relabelled`` are the camera's
-    readings of tiles the game holds as another tile, each with the game's tile as ``held``;
-    ``held`` is the game's board with the moves waiting, as the camera should see it. None
-    before the camera's first look.
+    readings of tiles the game holds as another tile, each with the game's tile as ``held``
+    (not those players overruled, :meth:`Game.disputed`); ``held`` is the game's board with
+    the moves waiting, as the camera should see it. None before the camera's first look.
     """
     if view is None:
         return None
@@ -64,8 +64,8 @@ def camera_board_json(game: Game, view: tuple[Sequence[Placed], Sequence[Placed]
     seen = {(x, y) for x, y, _ in tiles}
     held = game.expected_board()
     extra = [p for p in tiles if (p[0], p[1]) not in held]
-    relabelled = [(x, y, read, was) for x, y, read in tiles
-                  if (was := held.get((x, y))) is not None and was != read]
+    relabelled = [(x, y, read, was)
+                  for (x, y), (read, was) in sorted(game.disputed(tiles, held).items())]
     missing = [p for p in held.placed() if (p[0], p[1]) not in seen
                and (p[0], p[1]) not in game.ignored]
     return {"tiles": placed_json(tiles), "off_board": placed_json(off_board),

@@ -280,3 +280,16 @@ def test_tiles_the_scan_keeps_missing_where_nothing_changed_do_not_hide_the_boar
     monkeypatch.setattr(reader, "scan_image", scan_missing_move_2)
     moves = run(MoveTracker(), clip(game.stills(), target=game.target))
     assert as_truth(moves, MOVE_1 + MOVE_2 + MOVE_3) == expected(*SCRIPT.moves)
+
+
+def test_tiles_set_aside_are_taken_back_only_once_the_camera_saw_them(game):
+    """A restart with a video file as the camera reads it from the start: the first pictures
+    lack the tiles players set aside ("Not a move") because they were not laid yet, not
+    because anyone took them back. Only tiles this camera saw, then no longer, leave."""
+    first, second = run(MoveTracker(), photos(game.stills()[1:3]))
+    restarted = MoveTracker()
+    restarted.accept(first.tiles, ignored=second.tiles)
+    replayed = run(restarted, photos(game.stills()[:3]))
+    assert [m for m in replayed if m.tiles or m.withdrawn] == []
+    taken = run(restarted, photos([game.stills()[1]]))  # now players take them off
+    assert {cell for m in taken for cell in m.withdrawn} == {(x, y) for x, y, _ in second.tiles}

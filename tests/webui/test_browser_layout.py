@@ -234,6 +234,48 @@ def test_the_phone_menu_has_rows_of_its_own_that_show_every_link_whole(live, ope
         assert len(rows) == 1 or size == "phone", path
 
 
+@pytest.mark.parametrize("width", [1000, 1200])
+def test_a_laptop_menu_in_vietnamese_shows_every_link_whole(live, open_page, width):
+    """Between a portrait tablet and a full-HD TV the menu shares the logo's row with the
+    language menu: Vietnamese, longer than English, filled it and its last links went out
+    of sight. Every link shows whole, clear of the language menu, and the TV view still
+    fits one screen."""
+    game = live.game()
+    for view in ("tablet", "table"):
+        page = open_page("landscape tablet", f"{live.base}/lang?code=vi&next=/games/{game}/{view}")
+        page.set_viewport_size({"width": width, "height": 800})
+        nav, language = box(page, "header nav"), box(page, ".language")
+        assert nav["x"] + nav["width"] <= language["x"] + 0.5, view
+        links = page.locator("header nav a")
+        assert links.count() == 7
+        for k in range(7):
+            link = links.nth(k).bounding_box()
+            assert nav["x"] - 0.5 <= link["x"], (view, k)
+            assert link["x"] + link["width"] <= nav["x"] + nav["width"] + 0.5, (view, k)
+            assert link["y"] + link["height"] <= nav["y"] + nav["height"] + 0.5, (view, k)
+        if view == "table":
+            assert overflow(page) == {"x": 0, "y": 0}
+
+
+def test_enter_by_hand_shows_that_it_opens(live, open_page):
+    """The "enter it by hand" line is a disclosure: it keeps a triangle, turned down once
+    open (laid out as a row, it had lost the browser's own)."""
+    game = live.games.create(("Ann", "Bob"), live.app.config["COLOURS"]).row.id
+    page = open_page("tablet", f"{live.base}/games/{game}/tablet")
+    marker = """() => {
+        const summary = document.querySelector('.by-hand summary');
+        const style = getComputedStyle(summary), before = getComputedStyle(summary, '::before');
+        return {item: style.display === 'list-item' && style.listStyleType !== 'none',
+                drawn: before.content !== 'none' && before.content !== 'normal',
+                transform: before.transform};
+    }"""
+    closed = page.evaluate(marker)
+    assert closed["item"] or closed["drawn"]
+    page.click(".by-hand summary")
+    opened = page.evaluate(marker)
+    assert opened["item"] or opened["transform"] != closed["transform"]
+
+
 def test_no_page_is_wider_than_a_phone_and_every_control_is_44px(live, open_page):
     game = live.game()
     live.games.act(game, "play", {"turn": {"kind": "exchange", "count": 2}})

@@ -210,3 +210,23 @@ def test_demo_move_is_confirmed_on_the_tablet_and_scored_on_the_table(browser, s
     assert score > 0
     expect(total(table, 0)).to_have_text(str(score))
     table.screenshot(path=str(SCREENSHOT))
+
+
+def test_a_refused_tap_shows_the_game_as_it_is_while_the_stream_is_down(browser, servers):
+    """Another device confirmed the move while this tablet's live stream was down: its tap
+    on Confirm is refused (409), and it then shows the game as it now stands."""
+    from playwright.sync_api import expect
+
+    server = servers("none")
+    tablet, _ = devices(browser, server)
+    game = server.api("GET", "/api/state")["id"]
+    server.api("POST", f"/api/games/{game}/pending", {"tiles": ROW})
+    tablet.route("**/events**", lambda route: route.abort())
+    tablet.reload()
+    confirm = tablet.locator("[data-action=confirm]:enabled")
+    expect(confirm).to_be_visible()
+    server.api("POST", f"/api/games/{game}/pending/confirm")
+    confirm.click()
+    expect(tablet.locator(".turns li")).to_have_count(1)
+    expect(tablet.locator("[data-action=confirm]")).to_have_count(0)
+    assert SCRIPT_ERRORS == []

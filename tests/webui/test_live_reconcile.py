@@ -14,10 +14,12 @@ import urllib.request
 
 import pytest
 from live_support import ScriptedCamera, confirm_a_phantom
-from replay_scenes import MOVE_1, MOVE_2, MOVE_3, renders
+from replay_scenes import MOVE_1, MOVE_2, MOVE_3, SCRIPT, renders
 from webui_support import Table, make_app
 
+from engine.tiles import Tile
 from vision.source import SMALL_PICTURE
+from vision.synth.footage import GameScript
 from vision.tracker import MoveTracker
 from webui.app import attach_live
 
@@ -368,7 +370,8 @@ def test_a_video_waits_for_the_players_game_before_it_is_read(servers, video):
 
 def test_pending_moves_are_rebuilt_from_the_camera_after_kill_9(servers, video):
     """Moves waiting for confirmation are not logged: after a crash the camera reads them
-    again from the table against the confirmed board. Tiles set aside are logged."""
+    again from the table against the confirmed board. Tiles set aside are logged, and stay
+    aside though the video, read again from its start, shows them missing at first."""
     server = servers.start(str(video))
     game = server.api("POST", "/api/games", {"players": ["Ann", "Bob"]})["id"]
     assert watch_to_the_end(server)["more_pending"] == 2
@@ -377,6 +380,11 @@ def test_pending_moves_are_rebuilt_from_the_camera_after_kill_9(servers, video):
     again = watch_to_the_end(servers.start(str(video)))
     assert len(again["turns"]) == 1
     assert cells(again["pending"]["tiles"]) == shape(MOVE_2) and again["more_pending"] == 1
+    servers.started[-1].api("POST", f"/api/games/{game}/pending/dismiss")
+    servers.started[-1].kill()
+    third = watch_to_the_end(servers.start(str(video)))
+    assert cells(third["ignored"]) == shape(MOVE_2)
+    assert cells(third["pending"]["tiles"]) == shape(MOVE_3) and third["more_pending"] == 0
 
 
 def test_a_waiting_move_is_read_again_against_the_fixed_board(tmp_path):
@@ -584,29 +592,109 @@ def test_redo_after_undo_takes_the_offered_tiles_back(table, stills):
     assert confirm(t, game)["players"][0]["score"] == 7
 
 
-def test_the_table_is_right_takes_the_cameras_reading_of_a_misread_tile(table, stills):
-    t, camera = table
+def test_a_tile_players_fixed_is_no_disagreement_even_after_a_restart(tmp_path, stills):
+    """Players fix a tile the camera misreads (here it reads yellow, they say green): the
+    camera reading yellow there again, at every later look and after a restart, is no
+    disagreement, so the card never asks them to undo their own fix, and no later move
+    says the tile "now reads" yellow."""
+    db = tmp_path / "games.sqlite3"
+
+    def serve():
+        app = make_app(db, CAMERA_RETRY_S=0.05)
+        camera = ScriptedCamera()
+        return Table(app), camera, attach_live(app, camera, lambda c: MoveTracker(colours=c))
+
+    t, camera, loop = serve()
     game = play_move_one(t, camera, stills)
     camera.show(stills[2])
-    pending = state(t)["pending"]["tiles"]
-    wrong = [dict(tile, colour="green", code="G" + tile["code"][1:]) for tile in pending]
-    t.post(f"/api/games/{game}/pending", {"tiles": wrong})  # a careless fix
-    assert not state(t)["pending"]["legal"]  # two green circles: the players' labels stand
-    t.post(f"/api/games/{game}/pending", {"tiles": [wrong[0], pending[1]]})
+    read = state(t)["pending"]["tiles"]
+    fixed = [dict(read[0], colour="green", code="G" + read[0]["code"][1:]), read[1]]
+    after = t.post(f"/api/games/{game}/pending", {"tiles": fixed}).json
+    assert after["camera_board"]["agrees"] and after["pending"]["legal"]
     assert confirm(t, game)["turns"][1]["tiles"][0]["colour"] == "green"
+    camera.show(stills[3])  # the next move comes with no note that the tile "now reads"
+    now = state(t)
+    assert now["camera_board"]["agrees"] and now["pending"]["doubt_codes"] == []
+    assert "The camera and the game disagree" not in t.client.get(
+        f"/games/{game}/tablet").data.decode()
+    loop.stop(timeout=1.0)
+    camera.end()
+    t, camera, loop = serve()  # a restart: a fresh tracker reads yellow there again
+    try:
+        camera.show(stills[3])
+        now = state(t)
+        assert now["camera_board"]["agrees"], now["camera_board"]
+        assert now["turns"][1]["tiles"][0]["colour"] == "green"
+        assert now["pending"]["doubt_codes"] in ([], ["reoffered"]), now["pending"]
+    finally:
+        loop.stop(timeout=1.0)
+        camera.end()
+
+
+def test_an_edited_tile_is_no_disagreement(table, stills):
+    """An edit of a confirmed turn says what its tiles are, as a fix does."""
+    t, camera = table
+    game = play_to_move_two(t, camera, stills)
+    tiles = state(t)["turns"][1]["tiles"]
+    orange = next(tile for tile in tiles if tile["colour"] == "orange")
+    edited = [dict(tile, colour="green") if tile is orange else tile for tile in tiles]
+    after = t.put(f"/api/games/{game}/turns/1", {"kind": "place", "tiles": edited}).json
+    assert after["camera_board"]["agrees"], after["camera_board"]
+    assert "green" in {tile["colour"] for tile in after["turns"][1]["tiles"]}
+
+
+SWAPPED = [(0, 1, Tile("blue", "circle")), MOVE_2[1]]
+"""Move 2 with its orange circle swapped for a blue one once confirmed."""
+
+
+@pytest.fixture(scope="module")
+def swapped():
+    """The stills of move 1 and move 2, then move 2 with a tile swapped on the table."""
+    script = GameScript([[], MOVE_1, MOVE_1 + MOVE_2, MOVE_1 + SWAPPED], SCRIPT.moves[:2])
+    return renders(script=script).stills()
+
+
+def camera_reads_a_tile_as_another(t: Table, camera: ScriptedCamera, stills) -> tuple[int, dict]:
+    """Moves 1 and 2 confirmed as read, then the camera reads one of move 2's tiles as
+    another tile that the players said nothing about."""
+    game = play_to_move_two(t, camera, stills)
     camera.show(stills[3])
     board = state(t)["camera_board"]
-    assert cells(board["relabelled"]) == {pending[0]["code"]} and not board["agrees"]
+    assert not board["agrees"] and len(board["relabelled"]) == 1
     one = board["relabelled"][0]
-    assert one["held"] == {"colour": "green", "shape": wrong[0]["shape"]}
+    assert (one["colour"], one["shape"]) == ("blue", "circle")
+    assert one["held"] == {"colour": "orange", "shape": "circle"}
+    return game, board
+
+
+def test_the_table_is_right_takes_the_cameras_reading_of_a_tile(table, swapped):
+    t, camera = table
+    game, board = camera_reads_a_tile_as_another(t, camera, swapped)
     # The tablet rings that cell on both boards and shows the game's tile next to the read.
     tablet = t.client.get(f"/games/{game}/tablet").data.decode()
     assert tablet.count('class="mark"') == 2 and 'class="was"' in tablet
     assert len(board["held"]) == len(board["tiles"])
+    one = board["relabelled"][0]
     fixed = t.post(f"/api/games/{game}/table/accept", {"cells": [[one["x"], one["y"]]]}).json
-    assert cells(fixed["turns"][1]["tiles"]) == shape(MOVE_2)
-    assert fixed["camera_board"]["agrees"]
-    assert confirm(t, game)["players"][0]["score"] == 7
+    assert {t["code"] for t in fixed["turns"][1]["tiles"]} == shape(SWAPPED)
+    assert fixed["camera_board"]["agrees"] and [p["score"] for p in fixed["players"]] == [3, 3]
+
+
+def test_keep_the_games_tiles_when_the_camera_misreads_one(table, swapped):
+    t, camera = table
+    game, board = camera_reads_a_tile_as_another(t, camera, swapped)
+    stale = t.post(f"/api/games/{game}/table/keep", {"shown": board["key"] + "x"})
+    assert stale.status_code == 409 and stale.json["reason_code"] == "view_changed"
+    kept = t.post(f"/api/games/{game}/table/keep", {"shown": board["key"]}).json
+    assert kept["camera_board"]["agrees"]
+    assert {t["code"] for t in kept["turns"][1]["tiles"]} == shape(MOVE_2)
+    again = t.post(f"/api/games/{game}/table/keep")
+    assert again.status_code == 409 and again.json["reason_code"] == "nothing_disputed"
+    t.post(f"/api/games/{game}/table/check")  # the camera looks again: the same misread
+    camera.show(swapped[3])
+    assert state(t)["camera_board"]["agrees"]
+    # "The table is right" leaves the kept tile alone.
+    assert t.post(f"/api/games/{game}/table/accept").json["turns"][1] == kept["turns"][1]
 
 
 def test_each_game_learns_its_set_from_the_tiles_players_confirm(table, stills):

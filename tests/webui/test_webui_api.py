@@ -293,16 +293,18 @@ def test_the_camera_actions_refuse_bad_calls_and_lose_nothing(table):
     table.place(game, ROW)
     before = table.client.get(f"/api/games/{game}/state").json
     for body in ({"cells": "all"}, {"cells": [[1]]}, {"cells": [[1, True]]}, [1, 2]):
-        for path in ("ignored/restore", "table/accept"):
+        for path in ("ignored/restore", "table/accept", "table/keep"):
             answer = table.post(f"/api/games/{game}/{path}", body)
             assert answer.status_code == 400, (path, body, answer.json)
     for shown in (5, ["a"], {"key": "a"}, True):
-        answer = table.post(f"/api/games/{game}/table/accept", {"shown": shown})
-        assert answer.status_code == 400 and "shown" in answer.json["error"], shown
+        for path in ("table/accept", "table/keep"):
+            answer = table.post(f"/api/games/{game}/{path}", {"shown": shown})
+            assert answer.status_code == 400 and "shown" in answer.json["error"], shown
     nothing = table.post(f"/api/games/{game}/ignored/restore", {})
     assert nothing.status_code == 409 and nothing.json["reason_code"] == "nothing_set_aside"
-    no_camera = table.post(f"/api/games/{game}/table/accept")
-    assert no_camera.status_code == 409 and no_camera.json["reason_code"] == "camera_not_ready"
+    for path in ("table/accept", "table/keep"):
+        no_camera = table.post(f"/api/games/{game}/{path}")
+        assert no_camera.status_code == 409 and no_camera.json["reason_code"] == "camera_not_ready"
     after = table.client.get(f"/api/games/{game}/state").json
     assert after["turns"] == before["turns"] and after["players"] == before["players"]
 

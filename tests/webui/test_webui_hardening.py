@@ -191,6 +191,22 @@ def test_allowed_hosts_and_the_lan_address_are_served(db):
         assert client.get("/setup", headers={"Host": host}).status_code == 200, host
 
 
+@pytest.mark.parametrize("host", ["LOCALHOST", "LocalHost:8000", "QWIRKLE.LAN"])
+def test_a_host_name_in_capitals_is_this_server(db, host):
+    """Host names are case-insensitive: a name typed in capitals reaches the same server
+    (it was refused as a stranger), joins the laptop by itself when it is a loopback name,
+    and the changes its pages send are not taken for another site's."""
+    app = make_app(db, ALLOW_HOSTS=("qwirkle.lan",))
+    client = app.test_client()
+    response = client.get("/setup", headers={"Host": host})
+    assert response.status_code == 200
+    assert ("Set-Cookie" in response.headers) == host.lower().startswith("localhost")
+    headers = {"Host": host, "Origin": f"http://{host}",
+               "Authorization": f"Bearer {app.extensions['qwirkle_keys'].token}"}
+    response = client.post("/api/games", json={"players": ["Ann", "Bob"]}, headers=headers)
+    assert response.status_code == 201, response.json
+
+
 def test_language_link_with_cr_lf_or_a_long_target_stays_on_this_site(table):
     for target in ("/games\r\nSet-Cookie: x=1", "/\tx",
                    "/\\evil.example", "/" + "a" * 5000):
@@ -376,3 +392,29 @@ def test_a_turn_number_in_another_scripts_digits_is_no_address(table, digit):
     response = table.delete(f"/api/games/{game}/turns/{digit}", {})
     assert response.status_code == 404 and response.json["status"] == 404
     assert len(table.client.get(f"/api/games/{game}/state").json["turns"]) == 1
+
+
+@pytest.mark.parametrize("index", [-1, -7, "0", 0.5, True, [0]])
+def test_an_undo_naming_a_turn_no_game_has_is_400_with_a_reason(table, index):
+    """A negative or ill-typed turn index is a malformed request, answered 400 and said
+    why; it was 409 "the turns changed since you asked", as if another device had acted."""
+    game = table.new_game()
+    table.place(game, ROW)
+    response = table.post(f"/api/games/{game}/undo", {"index": index})
+    assert response.status_code == 400
+    assert response.json["error"] in ("index must be a whole number",
+                                      f"index must be 0 or more, not {index}")
+    assert len(table.client.get(f"/api/games/{game}/state").json["turns"]) == 1
+
+
+def test_a_negative_count_of_turns_seen_is_400_and_a_stale_one_409(table):
+    """"turns" (how many turns the tablet showed) below 0 is malformed; a whole number the
+    game has since moved past is what a tablet overtaken by another sends, and keeps the
+    409 that makes it look again."""
+    game = table.new_game()
+    table.place(game, ROW)
+    refused = table.delete(f"/api/games/{game}/turns/0", {"turns": -1})
+    assert refused.status_code == 400 and refused.json["error"] == "turns must be 0 or more, not -1"
+    stale = table.post(f"/api/games/{game}/undo", {"index": 1})
+    assert stale.status_code == 409 and stale.json["reason_code"] == "turns_changed"
+    assert table.post(f"/api/games/{game}/undo", {"index": 0}).status_code == 200

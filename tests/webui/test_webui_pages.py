@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from webui_support import ROW
+from webui_support import ROW, Table, make_app
 
 
 @pytest.mark.parametrize("view", ["table", "tablet", "sheet"])
@@ -157,3 +157,109 @@ def test_player_names_are_escaped(table):
     for view in ("table", "tablet", "sheet"):
         html = table.client.get(f"/games/{game}/{view}").data.decode()
         assert "<script>x()" not in html and "&lt;script&gt;x()" in html
+
+
+def test_a_move_shown_after_not_a_move_gives_one_reason(table):
+    """The camera judged the move behind against the board with the move before it; set
+    that one aside ("Not a move") and the card's reason changes: the camera's note must not
+    go on giving its old one under "Not a legal move:" (they disagreed on the tablet)."""
+    from engine.table import Place
+    from engine.tiles import Tile
+    from vision.doubts import Doubt, DoubtKind
+    from webui.pending import evaluate
+
+    game = table.new_game()
+    table.place(game, ROW)
+    games = table.app.extensions["qwirkle_games"]
+    square, circle = [(3, 0, Tile("red", "square"))], [(4, 0, Tile("red", "circle"))]
+    expected = games.get(game).table.play(Place(tuple(square)))
+    twice = evaluate(expected, circle).refusal  # the red circle would be twice in the row
+    games.detected(square, False, (), [])
+    games.detected(circle, True, (Doubt(DoubtKind.NO_LEGAL_READING, refusal=twice),), [])
+    assert table.post(f"/api/games/{game}/pending/dismiss").status_code == 200
+    card = table.client.get(f"/games/{game}/part/pending?view=tablet").data.decode()
+    assert "Not a legal move: No new tile touches a tile already on the table." in card
+    assert "twice" not in card
+    # taken back and confirmed, the square makes the camera's reason true again
+    assert table.post(f"/api/games/{game}/ignored/restore", {}).status_code == 200
+    assert table.post(f"/api/games/{game}/pending/confirm").status_code == 200
+    card = table.client.get(f"/games/{game}/part/pending?view=tablet").data.decode()
+    assert card.count("A line would hold the red circle twice.") == 1
+
+
+def test_the_archive_says_who_won_in_one_sentence(table):
+    """The result line is a flex row: a name and "won." as items of their own stood a gap
+    apart, a double space to the eye. The sentence, trophy and all, is one item."""
+    game = table.new_game(["Ann", "Bob"])
+    table.place(game, ROW)
+    table.post(f"/api/games/{game}/finish", {"went_out": None})
+    archive = table.client.get("/games").data.decode()
+    assert '<span class="outcome">🏆 <bdi class="name">Ann</bdi> won.</span>' in archive
+
+
+def test_a_merge_of_one_player_into_themselves_says_so(table):
+    """"Ann into Ann" was refused as "Ann and Ann played in the same game: they are two
+    players"; a merge back the other way, as a second player."""
+    for players in (["Ann", "Bob"], ["Annie", "Cy"]):
+        game = table.new_game(players)
+        table.place(game, ROW)
+        table.post(f"/api/games/{game}/finish", {"went_out": None})
+    for into in ("Ann", "ANN "):
+        same = table.post("/api/players/merge", {"name": "Ann", "into": into})
+        assert same.status_code == 400
+        assert same.json["error"] == "Choose two different players to merge."
+    assert table.post("/api/players/merge", {"name": "Annie", "into": "Ann"}).status_code == 200
+    back = table.post("/api/players/merge", {"name": "Ann", "into": "Annie"})
+    assert back.status_code == 400
+    assert back.json["error"] == "The games of Annie already count for Ann."
+
+
+def test_new_pin_asks_knowing_that_every_tablet_must_join_again(table):
+    """A new PIN logs every other device out: the question before it says so, not only
+    that the old PIN stops working."""
+    game = table.new_game()
+    page = table.client.get(f"/games/{game}/table").data.decode()
+    assert 'data-action="new-pin"' in page
+    assert "every other device that joined must join again" in page
+
+
+@pytest.mark.parametrize("demo", [False, True])
+def test_the_demo_as_camera_asks_nobody_to_clear_the_table(tmp_path, demo):
+    """Tiles under a real camera would be offered as a new game's first move, so the set-up
+    page asks for a clear table; the demo's tiles are its recording's, which starts again
+    from an empty table for a new game: it asked for what nobody can do, nor need."""
+    from engine.tiles import Tile
+
+    app = make_app(tmp_path / "games.sqlite3", DEMO_CAMERA=demo)
+    table = Table(app)
+    games = app.extensions["qwirkle_games"]
+    games.set_camera("live", size=(1920, 1080))
+    games.set_view([(0, 0, Tile("red", "star")), (1, 0, Tile("red", "circle"))], [])
+    for path in ("/setup", "/part/camera"):
+        page = table.client.get(path).data.decode()
+        assert ("The camera sees 2 tiles on the table." in page) is not demo, path
+
+
+def test_while_the_demo_waits_for_an_answer_the_table_and_tablet_say_so(tmp_path):
+    """The demo lays its next move only once players answered the one shown: the TV and
+    the tablet say so while a move waits, or a table that only says "watching the table"
+    looks frozen. A real camera waits for nobody, and nothing is said."""
+    from engine.tiles import Tile
+
+    line = "The demo lays its next move once this one is answered on the tablet."
+    for demo in (True, False):
+        table = Table(make_app(tmp_path / f"games-{demo}.sqlite3", DEMO_CAMERA=demo))
+        games = table.app.extensions["qwirkle_games"]
+        game = table.new_game()
+        games.set_camera("live", size=(1920, 1080))
+        for view in ("table", "tablet"):
+            assert line not in table.client.get(f"/games/{game}/{view}").data.decode()
+        games.detected([(0, 0, Tile("red", "star")), (1, 0, Tile("red", "circle"))], False,
+                       (), [])
+        for view in ("table", "tablet"):
+            page = table.client.get(f"/games/{game}/{view}").data.decode()
+            assert (line in page) is demo, (demo, view)
+        part = table.client.get(f"/games/{game}/part/status?view=table").data.decode()
+        assert (line in part) is demo  # the live pages redraw it
+        assert table.post(f"/api/games/{game}/pending/confirm").status_code == 200
+        assert line not in table.client.get(f"/games/{game}/tablet").data.decode()

@@ -161,6 +161,32 @@ def test_the_demos_next_move_waits_for_the_players_answer(tmp_path):
     assert not demo.wait()
 
 
+def test_a_restart_picks_the_demo_up_where_its_game_stood(tmp_path):
+    """Restarted over the demo's unfinished game, the demo goes on from the position its
+    tiles show (turned and shifted, as the camera names cells), not from an empty table."""
+    from vision.demo import demo_script
+    from vision.scan import scan_image
+
+    table = Table(make_app(tmp_path / "games.sqlite3"))
+    games = table.app.extensions["qwirkle_games"]
+    game = table.new_game(DEMO_PLAYERS)
+    script = demo_script()
+    for tiles, _ in script.moves[:3]:
+        table.place(game, [dict(x=3 - y, y=x - 2, colour=t.colour, shape=t.shape)
+                           for x, y, t in tiles])
+    assert demo_idle(games)
+    demo = demo_opener(games, games.default_colours)()
+    assert demo.start == 3 and games.current_id() == game
+    demo.realtime = False
+    seen = scan_image(next(iter(demo)).image)
+    assert len(seen.tiles) == len(script.positions[3])
+    # Played on to the recording's last position, there is nothing left to pick up.
+    for tiles, _ in script.moves[3:]:
+        table.place(game, [dict(x=3 - y, y=x - 2, colour=t.colour, shape=t.shape)
+                           for x, y, t in tiles])
+    assert not demo_idle(games)
+
+
 def test_the_demo_waiting_for_a_new_game_says_so(tmp_path):
     """Restarted over a game with turns, the demo does not play into it: every page says it
     waits for a new game, rather than "Camera: off"."""

@@ -158,8 +158,9 @@ class GameRenders(Sequence[Render]):
                                           style=self.style)
         return self._cache[k]
 
-    def stills(self) -> Sequence[np.ndarray]:
-        return _Images(self)
+    def stills(self, start: int = 0) -> Sequence[np.ndarray]:
+        """The positions' pictures from ``start`` on, each rendered when first asked for."""
+        return _Images(self, start)
 
     def target(self, move: int) -> tuple[float, float]:
         """Where the hand goes for move ``move``: the pixel centre of the tiles it adds."""
@@ -169,16 +170,16 @@ class GameRenders(Sequence[Render]):
 
 
 class _Images(Sequence[np.ndarray]):
-    def __init__(self, renders: GameRenders) -> None:
-        self.renders = renders
+    def __init__(self, renders: GameRenders, start: int = 0) -> None:
+        self.renders, self.start = renders, start
 
     def __len__(self) -> int:
-        return len(self.renders)
+        return len(self.renders) - self.start
 
     def __getitem__(self, k):
         if isinstance(k, slice):
-            return [self.renders[i].image for i in range(*k.indices(len(self)))]
-        return self.renders[k].image
+            return [self.renders[i + self.start].image for i in range(*k.indices(len(self)))]
+        return self.renders[k + self.start if k >= 0 else len(self.renders) + k].image
 
 
 # --------------------------------------------------------------------------- arms

@@ -102,12 +102,31 @@ def camera_spec(requested: str | None) -> str:
 
 
 def demo_idle(games: Games) -> bool:
-    """Whether the demo may play: the table has no game, or a new one with no turn yet. The
-    recording starts from an empty table, so it never plays over a game that has turns: it
-    would open a game over the players' game. A game they finished keeps the table (its
-    winner moment) until they start another."""
+    """Whether the demo may play: the table has no game, or a new one with no turn yet, or
+    the demo's own game left unfinished by a restart (:func:`demo_resumes`). It never plays
+    over a game whose tiles its recording does not show: it would open a game over the
+    players' game. A game they finished keeps the table (its winner moment) until they
+    start another."""
+    return _fresh_table(games) or demo_resumes(games) is not None
+
+
+def _fresh_table(games: Games) -> bool:
     current = games.current_id()
     return current is None or not games.get(current).table.turns
+
+
+def demo_resumes(games: Games) -> int | None:
+    """The position of the demo's recording that the unfinished game at the table shows
+    (its confirmed tiles and those set aside), for the demo to go on from there after a
+    restart; None when it shows none of them."""
+    from vision.demo import demo_position  # the renderer loads only for the demo
+
+    current = games.current_id()
+    if current is None or games.get(current).table.ended:
+        return None
+    game = games.get(current)
+    return demo_position([*game.table.board.placed(),
+                          *((x, y, tile) for (x, y), tile in game.ignored.items())])
 
 
 def game_in_play(games: Games) -> bool:
@@ -120,7 +139,8 @@ def game_in_play(games: Games) -> bool:
 
 def demo_opener(games: Games, colours: tuple[str, ...]) -> Callable[[], FrameSource]:
     """Open the demo on a game with an empty table: the players' new game if it has no turn
-    yet, else a fresh one (only ever called when :func:`demo_idle`).
+    yet, else a fresh one; or on its own game that a restart left unfinished, where its
+    tiles lie (only ever called when :func:`demo_idle`).
 
     When players start another game while the recording plays, it starts again from an
     empty table for that game; otherwise their first move would be the demo's tiles so far.
@@ -128,16 +148,17 @@ def demo_opener(games: Games, colours: tuple[str, ...]) -> Callable[[], FrameSou
     """
 
     def open_demo() -> FrameSource:
-        from vision.demo import DemoSource  # the renderer loads only for the demo
+        from vision.demo import DEMO_SEED, DemoSource  # the renderer loads only for the demo
 
         playing_for = games.current_id()
         if playing_for is None or games.get(playing_for).table.ended:
             playing_for = games.create(DEMO_PLAYERS, colours).row.id
+        start = demo_resumes(games) or 0
 
         def new_game() -> bool:
             nonlocal playing_for
             now = games.current_id()
-            if now == playing_for or not demo_idle(games):
+            if now == playing_for or not _fresh_table(games):
                 return False
             playing_for = now
             return True
@@ -145,7 +166,8 @@ def demo_opener(games: Games, colours: tuple[str, ...]) -> Callable[[], FrameSou
         def move_waits() -> bool:
             return bool(games.get(playing_for).queue)
 
-        return DemoSource(seed=1, realtime=True, clear=new_game, wait=move_waits)
+        return DemoSource(seed=DEMO_SEED, realtime=True, clear=new_game, wait=move_waits,
+                          start=start)
 
     return open_demo
 
@@ -251,6 +273,7 @@ def _serve(args: argparse.Namespace, db: Path, profile: SetProfile | None) -> in
                            "another program, perhaps another qwirkle serve, uses it. Give "
                            "another --port.") from None
     spec = camera_spec(args.camera)
+    app.config["DEMO_CAMERA"] = spec == "demo"  # the pages word a few things for it
     games = app.extensions["qwirkle_games"]
     if profile is not None:
         games.profile = profile  # for this run; one learned on the set-up page stays kept

@@ -161,10 +161,22 @@ async function send(method, path, payload) {
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
     toast(`${strings.failed} ${data.error || response.status}`);
+    // Refused because the game changed meanwhile (another tablet answered first): show it
+    // as it is now, even while the live stream is down and would not bring the change.
+    if (response.status === 409 && gameId) await refreshState();
     return null;
   }
   if (data.version) applyState(data);
   return data;
+}
+
+async function refreshState() {
+  try {
+    const response = await fetch(api("/state"));
+    if (response.ok) applyState(await response.json());
+  } catch (err) {
+    // out of reach: the stream, once it reconnects, brings the state
+  }
 }
 
 const api = (rest) => `/api/games/${gameId}${rest}`;
@@ -564,6 +576,12 @@ const actions = {
     if (changes && !(await ask(fmt("ask_accept", { n: changes }), sameView))) return;
     return send("POST", api("/table/accept"), { shown });
   },
+  // The camera misreads tiles the game holds: the game's labels stay, for one tile or all.
+  "table-keep": (b) => {
+    const shown = b.closest("[data-view]").dataset.view;
+    const cells = b.dataset.x === undefined ? {} : { cells: [[Number(b.dataset.x), Number(b.dataset.y)]] };
+    return send("POST", api("/table/keep"), { ...cells, shown });
+  },
   "play-on": async () => {
     const stillEnded = (data) => (data.ended ? null : "stale_played_on");
     if (await ask(strings.ask_play_on, stillEnded)) await send("POST", api("/play-on"), {});
@@ -585,7 +603,7 @@ function drawnForAnother(target) {
   if (!state) return false;
   const move = target.closest("[data-shown]");
   if (move) return move.dataset.shown !== (state.pending ? state.pending.key : "");
-  const view = target.dataset.action === "table-accept" && target.closest("[data-view]");
+  const view = ["table-accept", "table-keep"].includes(target.dataset.action) && target.closest("[data-view]");
   return Boolean(view && view.dataset.view !== (state.camera_board ? state.camera_board.key : ""));
 }
 
