@@ -68,6 +68,9 @@ class LiveLoop:
         self._tracker = make_tracker(self._colours)
         self._lock = threading.Lock()
         self._stop = threading.Event()
+        # Set when players change the game: a source waiting for a game (``may_open``) looks
+        # at once, rather than seconds after a new game began.
+        self._wake = threading.Event()
         # Tiles of moves the tracker reported that the games have not been given yet: an
         # accept() in between must not take them for tiles the game lost.
         self._in_flight: list[Placed] = []
@@ -87,6 +90,7 @@ class LiveLoop:
 
     def stop(self, timeout: float = 5.0) -> None:
         self._stop.set()
+        self._wake.set()
         if self._thread is not None:
             self._thread.join(timeout)
 
@@ -95,6 +99,7 @@ class LiveLoop:
         the camera sees that the game holds nowhere, to be offered again. A game with another
         set of colours gets a tracker for those."""
         colours = game.table.colours
+        self._wake.set()
         with self._lock:
             if colours != self._colours:
                 self._colours = colours
@@ -132,7 +137,8 @@ class LiveLoop:
         while not self._stop.is_set():
             if self.may_open is not None and not self.may_open():
                 self.games.set_camera(self.waiting)  # the demo or a recording, for a game
-                self._stop.wait(self.retry_s)
+                self._wake.wait(self.retry_s)
+                self._wake.clear()
                 continue
             self.games.set_camera("connecting")
             try:

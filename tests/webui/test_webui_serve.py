@@ -187,6 +187,30 @@ def test_a_restart_picks_the_demo_up_where_its_game_stood(tmp_path):
     assert not demo_idle(games)
 
 
+def test_the_demo_waiting_for_a_new_game_starts_as_soon_as_one_begins(tmp_path):
+    """The camera looks again the moment players start a game, not at its next retry: the
+    set-up page led to a tablet saying "the demo plays again when a new game starts" for
+    seconds after it had."""
+    app = make_app(tmp_path / "games.sqlite3", CAMERA_RETRY_S=60)
+    table = Table(app)
+    table.place(table.new_game(), ROW)
+    games = app.extensions["qwirkle_games"]
+    loop = attach_live(app, ScriptedCamera(), lambda colours: MoveTracker(colours=colours),
+                       may_open=lambda: demo_idle(games))
+    try:
+        deadline = time.monotonic() + 10
+        while games.camera["state"] != "waiting":
+            assert time.monotonic() < deadline, games.camera
+            time.sleep(0.02)
+        table.new_game(["Cy", "Di"])
+        deadline = time.monotonic() + 5
+        while games.camera["state"] == "waiting":
+            assert time.monotonic() < deadline, "still waiting after the new game began"
+            time.sleep(0.02)
+    finally:
+        loop.stop(timeout=1.0)
+
+
 def test_the_demo_waiting_for_a_new_game_says_so(tmp_path):
     """Restarted over a game with turns, the demo does not play into it: every page says it
     waits for a new game, rather than "Camera: off"."""
