@@ -187,46 +187,48 @@ def test_a_restart_picks_the_demo_up_where_its_game_stood(tmp_path):
     assert not demo_idle(games)
 
 
-def test_the_demo_waiting_for_a_new_game_starts_as_soon_as_one_begins(tmp_path):
+@pytest.fixture
+def demo_over_a_game(tmp_path):
+    """A demo camera restarted over a game with a turn, whose retry is ``retry_s``: the
+    table, the game and the games, once the camera says it waits for a new game."""
+    loops = []
+
+    def start(retry_s: float):
+        app = make_app(tmp_path / "games.sqlite3", CAMERA_RETRY_S=retry_s)
+        table = Table(app)
+        game = table.new_game()
+        table.place(game, ROW)
+        games = app.extensions["qwirkle_games"]
+        loops.append(attach_live(app, ScriptedCamera(),
+                                 lambda colours: MoveTracker(colours=colours),
+                                 may_open=lambda: demo_idle(games)))
+        until(lambda: games.camera["state"] == "waiting", 10, games.camera)
+        return table, game, games
+
+    yield start
+    for loop in loops:
+        loop.stop(timeout=1.0)
+
+
+def until(condition, seconds: float, what: object) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.02)
+
+
+def test_the_demo_waiting_for_a_new_game_starts_as_soon_as_one_begins(demo_over_a_game):
     """The camera looks again the moment players start a game, not at its next retry: the
     set-up page led to a tablet saying "the demo plays again when a new game starts" for
     seconds after it had."""
-    app = make_app(tmp_path / "games.sqlite3", CAMERA_RETRY_S=60)
-    table = Table(app)
-    table.place(table.new_game(), ROW)
-    games = app.extensions["qwirkle_games"]
-    loop = attach_live(app, ScriptedCamera(), lambda colours: MoveTracker(colours=colours),
-                       may_open=lambda: demo_idle(games))
-    try:
-        deadline = time.monotonic() + 10
-        while games.camera["state"] != "waiting":
-            assert time.monotonic() < deadline, games.camera
-            time.sleep(0.02)
-        table.new_game(["Cy", "Di"])
-        deadline = time.monotonic() + 5
-        while games.camera["state"] == "waiting":
-            assert time.monotonic() < deadline, "still waiting after the new game began"
-            time.sleep(0.02)
-    finally:
-        loop.stop(timeout=1.0)
+    table, _, games = demo_over_a_game(retry_s=60)
+    table.new_game(["Cy", "Di"])
+    until(lambda: games.camera["state"] != "waiting", 5, "still waiting after the new game")
 
 
-def test_the_demo_waiting_for_a_new_game_says_so(tmp_path):
+def test_the_demo_waiting_for_a_new_game_says_so(demo_over_a_game):
     """Restarted over a game with turns, the demo does not play into it: every page says it
     waits for a new game, rather than "Camera: off"."""
-    app = make_app(tmp_path / "games.sqlite3", CAMERA_RETRY_S=0.05)
-    table = Table(app)
-    game = table.new_game()
-    table.place(game, ROW)
-    games = app.extensions["qwirkle_games"]
-    loop = attach_live(app, ScriptedCamera(), lambda colours: MoveTracker(colours=colours),
-                       may_open=lambda: demo_idle(games))
-    try:
-        deadline = time.monotonic() + 10
-        while games.camera["state"] != "waiting":
-            assert time.monotonic() < deadline, games.camera
-            time.sleep(0.02)
-        page = table.client.get(f"/games/{game}/tablet").data.decode()
-        assert "the demo plays again when a new game starts" in page
-    finally:
-        loop.stop(timeout=1.0)
+    table, game, _ = demo_over_a_game(retry_s=0.05)
+    page = table.client.get(f"/games/{game}/tablet").data.decode()
+    assert "the demo plays again when a new game starts" in page
