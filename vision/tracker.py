@@ -311,7 +311,7 @@ class MoveTracker:
                     if d.kind == DoubtKind.RELABELLED and d.cell in relabelled else d
                     for d in problems
                     if d.kind != DoubtKind.RELABELLED or d.cell is None
-                    or d.other != self._overruled.get(d.cell)]
+                    or (d.other != self._overruled.get(d.cell) and d.cell not in self._aside)]
         reg = replace(reg, problems=tuple(problems), new=tuple(
             (cell, guess) for cell, guess in reg.new if cell not in self._left_out))
         self._gate.footprint = _footprint(scan.tiles, frame.image.shape,

@@ -111,11 +111,19 @@ class Game:
         return Board.from_placed((x, y, tile) for (x, y), tile in cells.items())
 
     def disputed(self, seen: Sequence[Placed], held: Board) -> dict[Cell, tuple[Tile, Tile]]:
-        """The camera's readings (``seen``) of tiles ``held`` as another, each with the tile
-        held, less those players already overruled: what "the table is right" relabels."""
+        """The camera's readings (``seen``) of confirmed tiles ``held`` as another, each with
+        the tile held, less those players already overruled: what "the table is right"
+        relabels. A waiting move's tiles are the camera's own reading, which players fix on
+        the move itself; tiles set aside are in no game, whatever they are."""
         return {(x, y): (read, was) for x, y, read in seen
-                if (was := held.get((x, y))) is not None and was != read
+                if (x, y) in self.table.board
+                and (was := held.get((x, y))) is not None and was != read
                 and self.overruled.get((x, y)) != read}
+
+    def no_news(self) -> dict[Cell, Tile | None]:
+        """The cells where the camera reading a tile otherwise tells players nothing (see
+        :func:`webui.pending.reread`): the readings they overruled, and the tiles set aside."""
+        return {**self.overruled, **dict.fromkeys(self.ignored)}
 
 
 def camera_key(seen: Sequence[Placed], held: Board) -> str:
@@ -424,7 +432,7 @@ class Games:
                 at = len(game.queue) if laid_since else 0
                 game.queue[at:at] = [offered(game.table, tiles) for tiles in again]
         if game.queue:
-            game.queue[0] = reread(game.table, game.queue[0])
+            game.queue[0] = reread(game.table, game.queue[0], game.no_news())
 
     def _set_aside(self, game: Game, move: PendingMove, tiles: Sequence[Placed]) -> list[Placed]:
         """Set aside (logged) those of ``tiles``, taken out of ``move``, that the camera saw
@@ -717,9 +725,10 @@ class Games:
         """"The table is right": the game takes the camera's board.
 
         Confirmed tiles the camera does not see leave their turns (a turn left empty is
-        voided), and those it reads as another tile take that label, each change checked as
-        an edit is; waiting tiles go the same way; tiles set aside that are gone are
-        forgotten. Tiles the camera sees that the game lacks are already offered as a move.
+        voided), and those it reads as another tile take that label (:meth:`Game.disputed`),
+        each change checked as an edit is; waiting tiles it does not see leave their moves
+        (one it reads otherwise is fixed on the move itself); tiles set aside that are gone
+        are forgotten. Tiles the camera sees that the game lacks are already offered as a move.
         ``cells`` limits this to those cells (a fix tile by tile); None takes the camera's
         whole board. ``shown`` is the :func:`camera_key` of the boards the player
         looked at: refused (409) when the camera or the game has changed since.
@@ -733,9 +742,6 @@ class Games:
                        if cell in chosen}
             for kind, payload in self._corrections(game.table, gone, relabel):
                 self.act(game_id, kind, payload)
-            game.queue = [dataclasses.replace(move, tiles=tuple(
-                (x, y, relabel.get((x, y), tile)) for x, y, tile in move.tiles))
-                for move in game.queue]
             self.withdrawn(sorted(gone), entered_too=True)
             return game
 

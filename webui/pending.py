@@ -83,16 +83,20 @@ REREAD_LABELLINGS = 64
 """Labellings of a waiting move tried against the board players confirmed before it."""
 
 
-def reread(table: TableGame, move: PendingMove) -> PendingMove:
+def reread(table: TableGame, move: PendingMove,
+           no_news: Mapping[Cell, Tile | None] | None = None) -> PendingMove:
     """A waiting move judged again against the game as players left it.
 
     The camera chose its labels against the board it expected then; since, players may have
     fixed a tile of the move before it, or set that move aside. If the labels read then no
     longer make a legal move, the classifier's runner-up labels are tried (best first for
     the first tiles), and a legal reading found so is shown, flagged for a look.
+    ``no_news``: cells whose "now reads" note no longer tells players anything, each with
+    the reading they overruled there, or None for a tile that is not in the game at all
+    (set aside).
     """
     move = dataclasses.replace(move, doubts=tuple(
-        d for d in move.doubts if not _agreed(d, table)))
+        d for d in move.doubts if not _agreed(d, table, no_news or {})))
     verdict = evaluate(table, move.tiles)
     if verdict.legal or move.fixed or not move.alternatives:
         return _judged(move, verdict)
@@ -124,12 +128,16 @@ def _judged(move: PendingMove, verdict: MoveCheck) -> PendingMove:
     return dataclasses.replace(move, verdict=verdict)
 
 
-def _agreed(doubt: Doubt, table: TableGame) -> bool:
+def _agreed(doubt: Doubt, table: TableGame, no_news: Mapping[Cell, Tile | None]) -> bool:
     """Whether a camera's "a tile that was X now reads Y" no longer holds: the game has Y
-    there. It was read while players had fixed that tile to X, and they put it back (a red
-    square fixed to a star and back left "that was red star" on every later move)."""
-    return (doubt.kind is DoubtKind.RELABELLED and doubt.cell is not None
-            and table.board.get(doubt.cell) == doubt.other)
+    there (it was read while players had fixed that tile to X, and they put it back: a red
+    square fixed to a star and back left "that was red star" on every later move), players
+    overruled Y there ("Keep the game's tiles"), or the tile is not in the game."""
+    if doubt.kind is not DoubtKind.RELABELLED or doubt.cell is None:
+        return False
+    if doubt.cell in no_news:
+        return no_news[doubt.cell] in (None, doubt.other)
+    return table.board.get(doubt.cell) == doubt.other
 
 
 def offered(table: TableGame, tiles: Sequence[Placed],

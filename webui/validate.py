@@ -101,10 +101,15 @@ def is_clean(value: object, max_length: int = 200) -> bool:
 def body() -> dict[str, Any]:
     """The request's JSON object; PayloadError for anything else (no body, a list, bad JSON,
     brackets nested thousands deep)."""
+    if not request.is_json:  # the message names what to fix: a client sending text/plain
+        raise PayloadError(_l("Send the request body as JSON, with Content-Type: "
+                              "application/json."))
     try:
         data = request.get_json(silent=True)
     except RecursionError:
         data = None
+    if data is None and request.get_data(cache=True).strip() != b"null":
+        raise PayloadError(_l("The request body is not valid JSON."))
     if not isinstance(data, dict):
         raise PayloadError(_l("The request body must be a JSON object."))
     return data

@@ -643,14 +643,38 @@ def test_an_edited_tile_is_no_disagreement(table, stills):
     assert "green" in {tile["colour"] for tile in after["turns"][1]["tiles"]}
 
 
+def test_tiles_set_aside_under_labels_the_camera_forced_raise_no_disagreement(table, stills):
+    """The camera may label a move's tile against its reading, to make the move legal; set
+    aside ("Not a move"), those tiles are in no game: their labels are nobody's concern,
+    neither on the card nor in the next move's note."""
+    import dataclasses
+
+    t, camera = table
+    game = play_move_one(t, camera, stills)
+    camera.show(stills[2])
+    games = t.app.extensions["qwirkle_games"]
+    move = games.get(game).queue[0]
+    forced = tuple((x, y, Tile(tile.colour, "square") if tile.colour == "orange" else tile)
+                   for x, y, tile in move.tiles)
+    games.get(game).queue[0] = dataclasses.replace(move, tiles=forced)
+    dismissed = t.post(f"/api/games/{game}/pending/dismiss").json
+    assert "OSq" in cells(dismissed["ignored"])
+    assert dismissed["camera_board"]["agrees"], dismissed["camera_board"]
+    camera.show(stills[3])
+    now = state(t)
+    assert now["camera_board"]["agrees"] and "relabelled" not in now["pending"]["doubt_codes"]
+
+
 SWAPPED = [(0, 1, Tile("blue", "circle")), MOVE_2[1]]
 """Move 2 with its orange circle swapped for a blue one once confirmed."""
 
 
 @pytest.fixture(scope="module")
 def swapped():
-    """The stills of move 1 and move 2, then move 2 with a tile swapped on the table."""
-    script = GameScript([[], MOVE_1, MOVE_1 + MOVE_2, MOVE_1 + SWAPPED], SCRIPT.moves[:2])
+    """The stills of move 1 and move 2, then move 2 with a tile swapped on the table, and
+    that with move 3 laid too."""
+    script = GameScript([[], MOVE_1, MOVE_1 + MOVE_2, MOVE_1 + SWAPPED, MOVE_1 + SWAPPED + MOVE_3],
+                        SCRIPT.moves)
     return renders(script=script).stills()
 
 
@@ -665,6 +689,19 @@ def camera_reads_a_tile_as_another(t: Table, camera: ScriptedCamera, stills) -> 
     assert (one["colour"], one["shape"]) == ("blue", "circle")
     assert one["held"] == {"colour": "orange", "shape": "circle"}
     return game, board
+
+
+def test_keep_the_games_tiles_drops_the_waiting_moves_note_about_them(table, swapped):
+    """A move laid as the camera first misread a confirmed tile says the tile "now reads"
+    otherwise; once players keep the game's tile, the note goes."""
+    t, camera = table
+    game = play_to_move_two(t, camera, swapped)
+    camera.show(swapped[4])
+    now = state(t)
+    assert "relabelled" in now["pending"]["doubt_codes"] and not now["camera_board"]["agrees"]
+    kept = t.post(f"/api/games/{game}/table/keep").json
+    assert kept["camera_board"]["agrees"] and "relabelled" not in kept["pending"]["doubt_codes"]
+    assert confirm(t, game)["players"][0]["score"] == 7
 
 
 def test_the_table_is_right_takes_the_cameras_reading_of_a_tile(table, swapped):

@@ -380,7 +380,22 @@ def test_nan_and_infinity_are_not_json_and_store_nothing(table, constant):
     response = table.client.post("/api/games", data=body, content_type="application/json",
                                  headers=table.headers)
     assert response.status_code == 400
-    assert response.json["error"] == "The request body must be a JSON object."
+    assert response.json["error"] == "The request body is not valid JSON."
+    assert table.client.get("/api/games").json == []
+
+
+@pytest.mark.parametrize(("data", "content_type", "error"), [
+    ('{"players": ["Ann", "Bob"]}', "text/plain", "Send the request body as JSON, with "
+                                                  "Content-Type: application/json."),
+    ('{"players": ["Ann", "Bob"', "application/json", "The request body is not valid JSON."),
+    ("null", "application/json", "The request body must be a JSON object."),
+    ('["Ann", "Bob"]', "application/json", "The request body must be a JSON object."),
+])
+def test_a_body_that_is_no_json_object_says_what_is_wrong_with_it(table, data, content_type,
+                                                                  error):
+    response = table.client.post("/api/games", data=data, content_type=content_type,
+                                 headers=table.headers)
+    assert response.status_code == 400 and response.json["error"] == error
     assert table.client.get("/api/games").json == []
 
 

@@ -15,7 +15,7 @@ import pytest
 from live_support import ScriptedCamera
 from webui_support import REPO, ROW, Servers, Table, free_port, make_app
 
-from engine.tiles import Tile
+from engine.tiles import SHAPES, Tile
 from vision.tracker import MoveTracker
 from webui.app import attach_live
 from webui.commands.serve import DEMO_PLAYERS, demo_idle, demo_opener
@@ -161,30 +161,61 @@ def test_the_demos_next_move_waits_for_the_players_answer(tmp_path):
     assert not demo.wait()
 
 
+def play_the_demos_moves(table: Table, game: int, moves) -> None:
+    """The demo's moves confirmed in ``game``, turned and shifted as a camera names cells."""
+    for tiles, _ in moves:
+        table.place(game, [dict(x=3 - y, y=x - 2, colour=t.colour, shape=t.shape)
+                           for x, y, t in tiles])
+
+
+def tiles_in(frame) -> int:
+    from vision.scan import scan_image
+
+    return len(scan_image(frame.image).tiles)
+
+
 def test_a_restart_picks_the_demo_up_where_its_game_stood(tmp_path):
     """Restarted over the demo's unfinished game, the demo goes on from the position its
-    tiles show (turned and shifted, as the camera names cells), not from an empty table."""
+    tiles show, not from an empty table, though players fixed a tile the camera misread."""
     from vision.demo import demo_script
-    from vision.scan import scan_image
 
     table = Table(make_app(tmp_path / "games.sqlite3"))
     games = table.app.extensions["qwirkle_games"]
     game = table.new_game(DEMO_PLAYERS)
     script = demo_script()
-    for tiles, _ in script.moves[:3]:
-        table.place(game, [dict(x=3 - y, y=x - 2, colour=t.colour, shape=t.shape)
-                           for x, y, t in tiles])
+    (first, score), *later = script.moves[:3]
+    (x, y, tile), *rest = first
+    fixed = Tile(tile.colour, next(s for s in SHAPES if s not in {t.shape for *_, t in first}))
+    play_the_demos_moves(table, game, [(((x, y, fixed), *rest), score), *later])
     assert demo_idle(games)
     demo = demo_opener(games, games.default_colours)()
     assert demo.start == 3 and games.current_id() == game
     demo.realtime = False
-    seen = scan_image(next(iter(demo)).image)
-    assert len(seen.tiles) == len(script.positions[3])
-    # Played on to the recording's last position, there is nothing left to pick up.
-    for tiles, _ in script.moves[3:]:
-        table.place(game, [dict(x=3 - y, y=x - 2, colour=t.colour, shape=t.shape)
-                           for x, y, t in tiles])
+    assert tiles_in(next(iter(demo))) == len(script.positions[3])
+    # Played to the recording's last position, there is nothing left to pick up.
+    play_the_demos_moves(table, table.new_game(DEMO_PLAYERS), script.moves)
     assert not demo_idle(games)
+
+
+def test_the_demo_follows_the_game_players_bring_back(tmp_path):
+    """Brought back to the table, an older game of the demo's has the recording go on from
+    where it stood; a game of the players' own stops it, rather than have the demo lay its
+    tiles into that game."""
+    from vision.demo import demo_script
+
+    table = Table(make_app(tmp_path / "games.sqlite3"))
+    games = table.app.extensions["qwirkle_games"]
+    demo = demo_opener(games, games.default_colours)()
+    demo.realtime = False
+    frames = iter(demo)
+    assert tiles_in(next(frames)) == 0  # the demo's new game, from an empty table
+    older = table.new_game(DEMO_PLAYERS)
+    script = demo_script()
+    play_the_demos_moves(table, older, script.moves[:3])
+    assert tiles_in(next(frames)) == len(script.positions[3])
+    table.place(table.new_game(), ROW)
+    with pytest.raises(StopIteration):
+        next(frames)
 
 
 @pytest.fixture

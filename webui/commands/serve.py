@@ -144,29 +144,34 @@ def demo_opener(games: Games, colours: tuple[str, ...]) -> Callable[[], FrameSou
 
     When players start another game while the recording plays, it starts again from an
     empty table for that game; otherwise their first move would be the demo's tiles so far.
+    When they bring back an older game of the demo's, it goes on from where that one stood;
+    any other game with turns stops it, rather than have it lay its tiles into that game.
     Its next move waits until players have answered the one the camera offered.
     """
 
     def open_demo() -> FrameSource:
-        from vision.demo import DEMO_SEED, DemoSource  # the renderer loads only for the demo
+        from vision.demo import DEMO_SEED, STOP, DemoSource  # the renderer: only for the demo
 
         playing_for = games.current_id()
         if playing_for is None or games.get(playing_for).table.ended:
             playing_for = games.create(DEMO_PLAYERS, colours).row.id
         start = demo_resumes(games) or 0
 
-        def new_game() -> bool:
+        def restart() -> int | None:
             nonlocal playing_for
             now = games.current_id()
-            if now == playing_for or not _fresh_table(games):
-                return False
+            if now == playing_for or now is None:
+                return None
             playing_for = now
-            return True
+            if _fresh_table(games):
+                return 0
+            at = demo_resumes(games)
+            return STOP if at is None else at
 
         def move_waits() -> bool:
             return bool(games.get(playing_for).queue)
 
-        return DemoSource(seed=DEMO_SEED, realtime=True, clear=new_game, wait=move_waits,
+        return DemoSource(seed=DEMO_SEED, realtime=True, restart=restart, wait=move_waits,
                           start=start)
 
     return open_demo
