@@ -7,10 +7,11 @@ renderer; only ``--camera demo`` (and the benchmarks) import this module.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
 
-from engine.board import Placed
+from engine.board import Cell, Placed
+from engine.tiles import Tile
 from vision.evaluate.real import align
 from vision.source import Frame, FrameSource, pace
 from vision.synth.footage import DEMO_STYLE, GameRenders, GameScript, game_script, video_frames
@@ -35,14 +36,23 @@ def demo_position(tiles: Iterable[Placed], seed: int = DEMO_SEED) -> int | None:
     camera misread, and the game is still the demo's."""
     seen = {(x, y): tile for x, y, tile in tiles}
     positions = demo_script(seed).positions
-    for k, position in enumerate(positions[:-1]):
-        if len(position) == len(seen) and seen:
-            truth = {(x, y): tile for x, y, tile in position}
-            pairs = align(seen, truth)
-            same = sum(seen[a] == truth[b] for a, b in pairs.items())
-            if len(pairs) == len(seen) and 2 * same > len(seen):
-                return k
-    return None
+    return next((k for k, position in enumerate(positions[:-1]) if _shows(seen, position)),
+                None)
+
+
+def demo_played(tiles: Iterable[Placed], seed: int = DEMO_SEED) -> bool:
+    """Whether ``tiles`` show the recording's last position: the demo laid all its moves."""
+    return _shows({(x, y): tile for x, y, tile in tiles}, demo_script(seed).positions[-1])
+
+
+def _shows(seen: dict[Cell, Tile], position: Sequence[Placed]) -> bool:
+    """Whether a game's tiles are ``position``'s, as :func:`demo_position` matches them."""
+    if len(position) != len(seen) or not seen:
+        return False
+    truth = {(x, y): tile for x, y, tile in position}
+    pairs = align(seen, truth)
+    same = sum(seen[a] == truth[b] for a, b in pairs.items())
+    return len(pairs) == len(seen) and 2 * same > len(seen)
 
 
 STOP = -1

@@ -55,13 +55,14 @@ class LiveLoop:
     def __init__(self, games: Games, open_source: Callable[[], Iterable[Any]],
                  make_tracker: Callable[[Sequence[str]], Tracker],
                  retry_s: float = 3.0, preview_fps: float = 4.0, finite: bool = False,
-                 may_open: Callable[[], bool] | None = None, waiting: str = "waiting") -> None:
+                 may_open: Callable[[], bool] | None = None,
+                 waiting: str | Callable[[], str] = "waiting") -> None:
         self.games = games
         self.open_source = open_source
         self.make_tracker = make_tracker
         self.finite = finite
         self.may_open = may_open
-        self.waiting = waiting  # the camera's state while may_open says no
+        self.waiting = waiting  # the camera's state while may_open says no (or what says it)
         self.retry_s = retry_s
         self.preview_period = 1.0 / preview_fps
         self._colours: tuple[str, ...] = games.default_colours
@@ -136,7 +137,9 @@ class LiveLoop:
         delay = self.retry_s
         while not self._stop.is_set():
             if self.may_open is not None and not self.may_open():
-                self.games.set_camera(self.waiting)  # the demo or a recording, for a game
+                # the demo or a recording, for a game
+                self.games.set_camera(self.waiting if isinstance(self.waiting, str)
+                                      else self.waiting())
                 self._wake.wait(self.retry_s)
                 self._wake.clear()
                 continue

@@ -9,6 +9,7 @@ import sys
 import threading
 import time
 import urllib.error
+from functools import partial
 
 import numpy as np
 import pytest
@@ -18,7 +19,7 @@ from webui_support import REPO, ROW, Servers, Table, free_port, make_app
 from engine.tiles import SHAPES, Tile
 from vision.tracker import MoveTracker
 from webui.app import attach_live
-from webui.commands.serve import DEMO_PLAYERS, demo_idle, demo_opener
+from webui.commands.serve import DEMO_PLAYERS, demo_idle, demo_opener, demo_waiting
 
 
 @pytest.fixture
@@ -216,6 +217,28 @@ def test_the_demo_follows_the_game_players_bring_back(tmp_path):
     table.place(table.new_game(), ROW)
     with pytest.raises(StopIteration):
         next(frames)
+
+
+def test_the_demo_that_laid_all_its_moves_says_so(tmp_path):
+    """At the recording's end the game is the players' to end: the camera says the demo
+    laid all its moves, not only that it plays again for a new game."""
+    from vision.demo import demo_script
+
+    app = make_app(tmp_path / "games.sqlite3", CAMERA_RETRY_S=0.05)
+    table = Table(app)
+    games = app.extensions["qwirkle_games"]
+    game = table.new_game(DEMO_PLAYERS)
+    play_the_demos_moves(table, game, demo_script().moves)
+    loop = attach_live(app, ScriptedCamera(), lambda colours: MoveTracker(colours=colours),
+                       may_open=lambda: demo_idle(games), waiting=partial(demo_waiting, games))
+    try:
+        until(lambda: games.camera["state"] == "played", 10, games.camera)
+        page = table.client.get(f"/games/{game}/tablet").data.decode()
+        assert "the demo has laid all its moves" in page
+        table.post(f"/api/games/{game}/finish", {"went_out": 0})  # ended: no more to say
+        until(lambda: games.camera["state"] == "waiting", 10, games.camera)
+    finally:
+        loop.stop(timeout=1.0)
 
 
 @pytest.fixture

@@ -129,6 +129,20 @@ def demo_resumes(games: Games) -> int | None:
                           *((x, y, tile) for (x, y), tile in game.ignored.items())])
 
 
+def demo_waiting(games: Games) -> str:
+    """The camera's state while the demo waits (:func:`demo_idle` says no): ``played`` once
+    the game at the table holds every move of its recording (players end it on the tablet),
+    else ``waiting`` for a new game."""
+    from vision.demo import demo_played
+
+    current = games.current_id()
+    game = None if current is None else games.get(current)
+    if game is not None and not game.table.ended and demo_played(
+            [*game.table.board.placed(), *((x, y, t) for (x, y), t in game.ignored.items())]):
+        return "played"
+    return "waiting"
+
+
 def game_in_play(games: Games) -> bool:
     """Whether a recording may be read: a game is at the table and has not ended. A video is
     read as fast as it decodes, and once; read before players had set up their game, its
@@ -293,7 +307,8 @@ def _serve(args: argparse.Namespace, db: Path, profile: SetProfile | None) -> in
             may_open = partial(game_in_play, games)
         loop = attach_live(app, opener, lambda colours: MoveTracker(colours=colours),
                            finite=recording, may_open=may_open,
-                           waiting="ready" if recording else "waiting")
+                           waiting=partial(demo_waiting, games) if spec == "demo"
+                           else "ready" if recording else "waiting")
     keys = app.extensions["qwirkle_keys"]
     join = f"{url}/join?t={keys.token}"
     if spec == "demo":
