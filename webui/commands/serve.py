@@ -21,6 +21,7 @@ import cv2
 import segno
 import waitress
 
+from engine.board import Placed
 from engine.tiles import COLOURS
 from vision.source import FrameSource, SourceError, open_source, redact_url
 from vision.tracker import MoveTracker
@@ -121,12 +122,8 @@ def demo_resumes(games: Games) -> int | None:
     restart; None when it shows none of them."""
     from vision.demo import demo_position  # the renderer loads only for the demo
 
-    current = games.current_id()
-    if current is None or games.get(current).table.ended:
-        return None
-    game = games.get(current)
-    return demo_position([*game.table.board.placed(),
-                          *((x, y, tile) for (x, y), tile in game.ignored.items())])
+    tiles = _tiles_laid(games)
+    return None if tiles is None else demo_position(tiles)
 
 
 def demo_waiting(games: Games) -> str:
@@ -135,12 +132,18 @@ def demo_waiting(games: Games) -> str:
     else ``waiting`` for a new game."""
     from vision.demo import demo_played
 
+    tiles = _tiles_laid(games)
+    return "played" if tiles is not None and demo_played(tiles) else "waiting"
+
+
+def _tiles_laid(games: Games) -> list[Placed] | None:
+    """The tiles on the table of the unfinished game there, confirmed and set aside, as the
+    demo's recording would show them; None when no game is in progress."""
     current = games.current_id()
-    game = None if current is None else games.get(current)
-    if game is not None and not game.table.ended and demo_played(
-            [*game.table.board.placed(), *((x, y, t) for (x, y), t in game.ignored.items())]):
-        return "played"
-    return "waiting"
+    if current is None or games.get(current).table.ended:
+        return None
+    game = games.get(current)
+    return [*game.table.board.placed(), *((x, y, tile) for (x, y), tile in game.ignored.items())]
 
 
 def game_in_play(games: Games) -> bool:
