@@ -110,14 +110,17 @@ class Game:
             cells.setdefault(cell, tile)
         return Board.from_placed((x, y, tile) for (x, y), tile in cells.items())
 
-    def disputed(self, seen: Sequence[Placed], held: Board) -> dict[Cell, tuple[Tile, Tile]]:
-        """The camera's readings (``seen``) of confirmed tiles ``held`` as another, each with
-        the tile held, less those players already overruled: what "the table is right"
+    def set_aside(self) -> list[Placed]:
+        """The tiles set aside, as placed tiles in cell order."""
+        return sorted((x, y, tile) for (x, y), tile in self.ignored.items())
+
+    def disputed(self, seen: Sequence[Placed]) -> dict[Cell, tuple[Tile, Tile]]:
+        """The camera's readings (``seen``) of confirmed tiles as another, each with the
+        game's tile, less those players already overruled: what "the table is right"
         relabels. A waiting move's tiles are the camera's own reading, which players fix on
         the move itself; tiles set aside are in no game, whatever they are."""
         return {(x, y): (read, was) for x, y, read in seen
-                if (x, y) in self.table.board
-                and (was := held.get((x, y))) is not None and was != read
+                if (was := self.table.board.get((x, y))) is not None and was != read
                 and self.overruled.get((x, y)) != read}
 
     def no_news(self) -> dict[Cell, Tile | None]:
@@ -472,8 +475,8 @@ class Games:
         and the camera's readings of them are overruled. ``cells`` and ``shown`` as for
         :meth:`accept_table`."""
         with self._lock:
-            game, seen, held = self._camera_and_game(game_id, shown)
-            disputed = game.disputed(seen, held)
+            game, seen, _ = self._camera_and_game(game_id, shown)
+            disputed = game.disputed(seen)
             chosen = [cell for cell in disputed if cells is None or cell in cells]
             if not chosen:
                 raise Conflict(_l("The camera reads no tile differently there."),
@@ -738,7 +741,7 @@ class Games:
             seen = {(x, y) for x, y, _ in view}
             chosen = [cell for cell in held if cells is None or cell in cells]
             gone = {cell for cell in chosen if cell not in seen}
-            relabel = {cell: read for cell, (read, _) in game.disputed(view, held).items()
+            relabel = {cell: read for cell, (read, _) in game.disputed(view).items()
                        if cell in chosen}
             for kind, payload in self._corrections(game.table, gone, relabel):
                 self.act(game_id, kind, payload)

@@ -113,7 +113,7 @@ class LiveLoop:
             learned = adapter.examples if adapter is not None else 0
             again = self._tracker.accept(game.table.board,
                                          game.waiting_tiles() + self._in_flight,
-                                         [(x, y, tile) for (x, y), tile in game.ignored.items()],
+                                         game.set_aside(),
                                          game.overruled)
             if adapter is not None and adapter.examples != learned:
                 self.games.save_adapter(game.row.id, adapter)

@@ -65,7 +65,7 @@ def camera_board_json(game: Game, view: tuple[Sequence[Placed], Sequence[Placed]
     held = game.expected_board()
     extra = [p for p in tiles if (p[0], p[1]) not in held]
     relabelled = [(x, y, read, was)
-                  for (x, y), (read, was) in sorted(game.disputed(tiles, held).items())]
+                  for (x, y), (read, was) in sorted(game.disputed(tiles).items())]
     missing = [p for p in held.placed() if (p[0], p[1]) not in seen
                and (p[0], p[1]) not in game.ignored]
     return {"tiles": placed_json(tiles), "off_board": placed_json(off_board),
@@ -100,7 +100,7 @@ def game_json(game: Game) -> dict[str, Any]:
             for record in table.turns
         ],
         "pending": pending_json(game.pending),
-        "ignored": placed_json(sorted((x, y, t) for (x, y), t in game.ignored.items())),
+        "ignored": placed_json(game.set_aside()),
         "more_pending": max(0, len(game.queue) - 1),
         "board": placed_json(table.board.placed()),
         "bag_size": table.bag_size,

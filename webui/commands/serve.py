@@ -143,7 +143,7 @@ def _tiles_laid(games: Games) -> list[Placed] | None:
     if current is None or games.get(current).table.ended:
         return None
     game = games.get(current)
-    return [*game.table.board.placed(), *((x, y, tile) for (x, y), tile in game.ignored.items())]
+    return [*game.table.board.placed(), *game.set_aside()]
 
 
 def game_in_play(games: Games) -> bool:
