@@ -10,7 +10,7 @@ not in it: the tracker clears it when told the game.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from engine.board import Board, Cell
@@ -50,9 +50,12 @@ class EvidenceLedger:
         A label no earlier look offered joins as no likelier than the least likely one, so a
         label the later pictures agree on wins even if the first reading did not offer it. A
         change that would break a line is refused; scores do not change (they depend on line
-        lengths only).
+        lengths only). Tiles whose changes are each refused but stand together in one line
+        change together: an orange clover first read as yellow, and the orange square laid
+        under it forced to yellow to match, are both orange once later pictures say so, and
+        neither could change alone (game 121 of `python -m vision.evaluate.replay --styles
+        hardest`).
         """
-        changed: dict[Cell, tuple[Tile, Tile]] = {}
         for cell, guess in seen.items():
             evidence = self._evidence.get(cell)
             if evidence is None:
@@ -68,16 +71,33 @@ class EvidenceLedger:
             share = 1.0 / sum(math.exp(v - top) for v in evidence.values())
             if share >= SETTLED_SHARE:
                 self.doubtful.discard(cell)
-            old = board.get(cell)
-            if best == old or old is None:
+        changed: dict[Cell, tuple[Tile, Tile]] = {}
+        labels = {cell: label for cell in self._evidence if (label := board.get(cell))}
+        favoured = {cell: max(self._evidence[cell], key=self._evidence[cell].__getitem__)
+                    for cell in labels}
+        wanted = {cell: best for cell, best in favoured.items() if best != labels[cell]}
+        groups = [[cell] for cell in wanted]
+        groups += [line for line in _lines(wanted) if len(line) > 1]
+        for group in groups:
+            if any(cell in changed for cell in group):
                 continue
-            rest = Board.from_placed(p for p in board.placed() if p[:2] != cell)
-            if check_move(rest, [(*cell, best)]).legal:
-                board = rest.with_tiles([(*cell, best)])
-                changed[cell] = (old, best)
+            rest = Board.from_placed(p for p in board.placed() if p[:2] not in group)
+            move = [(*cell, wanted[cell]) for cell in group]
+            if check_move(rest, move).legal:
+                changed.update((cell, (labels[cell], wanted[cell])) for cell in group)
+                board = rest.with_tiles(move)
         return board, changed
 
     def clear(self) -> None:
         """The players confirmed the board: its labels are final."""
         self._evidence.clear()
         self.doubtful.clear()
+
+
+def _lines(cells: Iterable[Cell]) -> list[list[Cell]]:
+    """The cells grouped by row, then by column."""
+    rows: dict[tuple[int, int], list[Cell]] = {}
+    for x, y in sorted(cells):
+        rows.setdefault((0, y), []).append((x, y))
+        rows.setdefault((1, x), []).append((x, y))
+    return list(rows.values())

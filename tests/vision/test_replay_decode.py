@@ -176,6 +176,27 @@ def test_later_pictures_settle_a_label_the_first_move_left_open(monkeypatch):
     assert tracker.board.get((0, 0)) == Tile("white", "circle")
 
 
+def test_later_pictures_relabel_two_tiles_that_could_not_change_one_at_a_time():
+    from vision.ledger import EvidenceLedger
+
+    # A red clover, and an orange clover first read as yellow beside it; the orange square
+    # laid under that clover was read orange but only a yellow square matched the column.
+    board = board_of((0, 0, R, "clover"), (1, 0, Y, "clover"), (1, 1, Y, "square"))
+    ledger = EvidenceLedger()
+    ledger.record((1, 0), Tile(Y, "clover"), guess(Y, "clover", 0.55, (OR, "clover", 0.4)), True)
+    ledger.record((1, 1), Tile(Y, "square"), guess(OR, "square", 0.9, (Y, "square", 0.05)), True)
+    later = {(1, 0): guess(OR, "clover", 0.9, (Y, "clover", 0.08)),
+             (1, 1): guess(OR, "square", 0.9, (Y, "square", 0.05))}
+    board, changed = ledger.weigh(later, board)
+    assert changed == {(1, 0): (Tile(Y, "clover"), Tile(OR, "clover")),
+                       (1, 1): (Tile(Y, "square"), Tile(OR, "square"))}
+    assert board.get((1, 0)) == Tile(OR, "clover") and board.get((1, 1)) == Tile(OR, "square")
+    # a change that breaks a line is still refused, alone or together
+    board, changed = ledger.weigh({(1, 1): guess(Y, "star", 0.99)}, board)
+    board, changed = ledger.weigh({(1, 1): guess(Y, "star", 0.99)}, board)
+    assert not changed and board.get((1, 1)) == Tile(OR, "square")
+
+
 def test_a_tile_cut_by_the_pictures_edge_flags_the_move(monkeypatch):
     import vision.tracker as tracker_module
     from vision import reader
