@@ -73,8 +73,9 @@ class Server:
     """`qwirkle serve` in a subprocess, on a free port; its output goes to a log file (a pipe
     nobody reads would fill up and stall it)."""
 
-    def __init__(self, db: Path, camera: str) -> None:
+    def __init__(self, db: Path, camera: str, options: tuple[str, ...] = ()) -> None:
         self.db, self.camera, self.port = db, camera, free_port()
+        self.options = options  # more of `qwirkle serve`'s options
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = db.with_name(f"serve-{self.port}.log")
         self.process: subprocess.Popen | None = None
@@ -85,7 +86,8 @@ class Server:
         with self.log.open("w") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "webui.cli", "serve", "--camera", self.camera,
-                 "--host", "127.0.0.1", "--port", str(self.port), "--db", str(self.db)],
+                 "--host", "127.0.0.1", "--port", str(self.port), "--db", str(self.db),
+                 *self.options],
                 stdout=log, stderr=subprocess.STDOUT, cwd=REPO,
                 env=dict(os.environ, PYTHONUNBUFFERED="1"))
         deadline = time.monotonic() + timeout
@@ -126,8 +128,8 @@ class Servers:
         self.db = db
         self.started: list[Server] = []
 
-    def start(self, camera: str, db: Path | None = None) -> Server:
-        self.started.append(Server(db or self.db, camera).start())
+    def start(self, camera: str, db: Path | None = None, options: tuple[str, ...] = ()) -> Server:
+        self.started.append(Server(db or self.db, camera, options).start())
         return self.started[-1]
 
     def close(self) -> None:

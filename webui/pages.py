@@ -252,7 +252,17 @@ def current_view(view: str):
 @bp.get("/setup")
 def setup():
     return render_template("setup.html", seen=camera_tiles(), watch_on=options.watch_on(),
-                           profile=games().profile, **context(None))
+                           profile=games().profile, colour_sets=colour_sets(),
+                           **context(None))
+
+
+def colour_sets() -> list[tuple[str, ...]]:
+    """The sets a new game may be played with, the table's own first: the one it learned (or
+    ``serve --set``), else ``serve --colours``; then the standard purple and white sets. A
+    table set up for a white set starts its games with white unless players choose otherwise.
+    """
+    own = games().profile.colours if games().profile else games().default_colours
+    return [own, *(s for s in (COLOURS, COLOURS[:5] + ("white",)) if s != own)]
 
 
 @bp.get("/games")

@@ -230,3 +230,24 @@ def test_a_refused_tap_shows_the_game_as_it_is_while_the_stream_is_down(browser,
     expect(tablet.locator(".turns li")).to_have_count(1)
     expect(tablet.locator("[data-action=confirm]")).to_have_count(0)
     assert SCRIPT_ERRORS == []
+
+
+def test_the_setup_page_starts_games_with_the_tables_own_set(browser, servers):
+    """A table served for a white set (`serve --colours ...,white`) starts its games with
+    white unless players pick purple: the form used to send purple whatever the table's set."""
+    white = "red,orange,yellow,green,blue,white"
+    server = servers("none", options=("--colours", white))
+    tablet, _ = devices(browser, server)
+    game = server.api("GET", "/api/state")
+    assert game["colours"] == white.split(","), game["colours"]
+    tablet.goto(f"{server.base}/setup")
+    assert tablet.locator("[data-set-card] tr[data-colour=white]").is_visible()
+    assert tablet.locator("[data-set-card] tr[data-colour=purple]").is_hidden()
+    tablet.fill("input[name=player] >> nth=0", "Cy")
+    tablet.fill("input[name=player] >> nth=1", "Di")
+    tablet.check("input[name=colours][value$=purple]")
+    assert tablet.locator("[data-set-card] tr[data-colour=purple]").is_visible()
+    tablet.click("[data-setup] button[type=submit]")
+    tablet.wait_for_url(f"**/games/{game['id'] + 1}/tablet")
+    assert server.api("GET", "/api/state")["colours"][5] == "purple"
+    assert not SCRIPT_ERRORS, SCRIPT_ERRORS

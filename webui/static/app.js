@@ -688,6 +688,8 @@ if (joinForm) {
 }
 
 const setupForm = document.querySelector("[data-setup]");
+// The set's six colours as chosen on the set-up page (the table's own set comes first).
+const chosenColours = () => setupForm.querySelector("[name=colours]:checked").value.split(",");
 if (setupForm) {
   let starting = false;  // a double tap on "Start the game" must not start two games
   setupForm.addEventListener("submit", async (event) => {
@@ -703,8 +705,7 @@ if (setupForm) {
   const startGame = async () => {
     const players = Array.from(setupForm.querySelectorAll("[name=player]"), (i) => i.value.trim())
       .filter(Boolean);
-    const sixth = setupForm.querySelector("[name=sixth]:checked").value;
-    const colours = ["red", "orange", "yellow", "green", "blue", sixth];
+    const colours = chosenColours();
     const watch = setupForm.querySelector("[name=watch]").checked;
     if (!(await send("POST", "/api/options", { qwirkle_watch: watch }))) return;
     const data = await send("POST", "/api/games", { players, colours });
@@ -739,18 +740,19 @@ function previewWhilePlaying(ended) {
   else preview.src = preview.dataset.stream;
 }
 
-// The set block shows the sixth colour chosen above; learning reads the camera's picture.
+// The set block shows the colours chosen above; learning reads the camera's picture.
 const setCard = document.querySelector("[data-set-card]");
 if (setupForm && setCard) {
-  const sixth = () => setupForm.querySelector("[name=sixth]:checked").value;
-  const showSixth = () => {
-    for (const row of setCard.querySelectorAll("[data-sixth]")) row.hidden = row.dataset.sixth !== sixth();
+  const showColours = () => {
+    const colours = chosenColours();
+    for (const row of setCard.querySelectorAll("[data-colour]")) {
+      row.hidden = !colours.includes(row.dataset.colour);
+    }
   };
-  setupForm.addEventListener("change", showSixth);
-  showSixth();
+  setupForm.addEventListener("change", showColours);
+  showColours();
   setCard.querySelector("[data-learn-set]").addEventListener("click", async () => {
-    const colours = ["red", "orange", "yellow", "green", "blue", sixth()];
-    if (await send("POST", "/api/set", { colours })) location.reload();
+    if (await send("POST", "/api/set", { colours: chosenColours() })) location.reload();
   });
   setCard.querySelector("[data-forget-set]")?.addEventListener("click", async () => {
     if (await send("DELETE", "/api/set")) location.reload();
