@@ -354,9 +354,14 @@ class Games:
             return self.act(game_id, Event.PLAY_ON, {})
 
     def act(self, game_id: int, kind: Event, payload: dict[str, Any]) -> Game:
-        """Apply, log, then publish one confirmed action."""
+        """Apply, log, then publish one confirmed action. An ended game takes none but Play
+        on: the tablets offer no change to a finished score sheet, so one that comes is a
+        stale or replayed request (a second tablet's End game naming another player who
+        went out would silently change who won)."""
         with self._lock:
             game = self.get(game_id)
+            if game.table.ended and kind is not Event.PLAY_ON:
+                raise Conflict(_l("the game is over"), "game_over")
             try:
                 table = apply_event(game.table, kind, payload)
             except IllegalMove as error:

@@ -105,6 +105,32 @@ def test_a_tv_loaded_while_the_game_stood_ended_plays_the_camera_once_play_goes_
     assert preview.get_attribute("src") is None  # its stream is given back
 
 
+def test_removing_one_tile_from_the_game_asks_first(served, open_page):
+    """One tap on a tile's "Remove from the game" took a scored turn out of the game, with no
+    question and no Redo: it asks now, as the whole-table button does."""
+    from live_support import confirm_a_phantom
+    from playwright.sync_api import expect
+    from replay_scenes import renders
+    from webui_support import Table
+
+    app, camera, base = served
+    game, phantom = confirm_a_phantom(Table(app), camera, renders().stills())
+    page = open_page("tablet", f"{base}/games/{game}/tablet")
+    remove = page.locator(f"[data-action=table-accept][data-x='{phantom['x']}']"
+                          f"[data-y='{phantom['y']}']")
+    remove.click()
+    expect(page.locator("#ask-dialog")).to_contain_text("Tiles that change: 1.")
+    page.click("#ask-dialog button[value=no]")
+    expect(page.locator("#ask-dialog")).to_be_hidden()
+    assert page.evaluate("fetch('/api/state').then((r) => r.json())")[
+        "players"][0]["score"] == 4  # nothing was applied
+    remove.click()
+    page.click("#ask-dialog [data-ask-yes]")
+    expect(remove).to_have_count(0)
+    state = page.evaluate("fetch('/api/state').then((r) => r.json())")
+    assert state["players"][0]["score"] == 3 and state["camera_board"]["agrees"]
+
+
 def test_the_table_is_right_closes_when_the_camera_sees_something_new(served, open_page):
     """The question "make the game match the camera?" is about the two boards shown: when
     the camera sees a new move while it is open, it closes and says why, and the boards

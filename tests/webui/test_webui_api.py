@@ -120,6 +120,41 @@ def test_finish_went_out_and_no_more_turns(table, game):
     assert table.post(f"/api/games/{game}/finish", {"went_out": 0}).status_code == 409
 
 
+def test_an_ended_game_takes_no_change_but_play_on(table):
+    """Two tablets ending a game at once, each naming another player who went out: the second
+    tap (or a replayed request) used to replace the ending and silently change who won. An
+    ended game's sheet changes only after Play on, as the tablets offer it."""
+    from engine.selfplay import simulate
+    from engine.table import Exchange, Place, TableGame
+    from webui.codec import turn_json
+
+    record = next(r for r in (simulate(2, seed) for seed in range(50)) if r.end == "went_out")
+    games = table.app.extensions["qwirkle_games"]
+    game = games.create(("Ann", "Bob"), games.default_colours).row.id
+    after = TableGame.new(("Ann", "Bob"))
+    for move in record.moves:
+        turn = Place(move.tiles) if move.kind == "place" else Exchange(min(6, after.bag_size))
+        after = after.play(turn)
+        games.play(game, turn_json(turn))
+        if after.bag_size == 0:
+            break
+    ended = table.post(f"/api/games/{game}/finish", {"went_out": 0}).json
+    totals = [p["total"] for p in ended["players"]]
+    for method, path, payload in [
+            ("post", "finish", {"went_out": 1}), ("post", "finish", {"went_out": None}),
+            ("post", "undo", {}), ("delete", "turns/0", None),
+            ("put", "turns/0", {"kind": "exchange", "count": 1}),
+            ("post", "turns", {"kind": "pass"})]:
+        refused = getattr(table, method)(f"/api/games/{game}/{path}", payload)
+        assert refused.status_code == 409, (path, refused.json)
+        assert refused.json["reason_code"] in ("game_over", "game_ended"), refused.json
+    now = table.client.get(f"/api/games/{game}/state").json
+    assert [p["total"] for p in now["players"]] == totals and now["ended"]
+    assert table.post(f"/api/games/{game}/play-on").status_code == 200
+    again = table.post(f"/api/games/{game}/finish", {"went_out": 1}).json
+    assert again["ended"] and [p["total"] for p in again["players"]] != totals
+
+
 def test_games_list_and_exports(table, game):
     table.place(game, ROW)
     games = table.client.get("/api/games").json

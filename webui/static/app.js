@@ -564,17 +564,17 @@ const actions = {
     return send("POST", api("/ignored/restore"), chosen.length ? { cells: chosen } : {});
   },
   "table-check": () => send("POST", api("/table/check"), {}),
-  // One tile is one tap; the whole table may take many tiles out of confirmed turns: asked.
-  // Each names the boards shown, so a view that changed meanwhile is not applied unseen.
+  // Asked first, for one tile as for the whole table: one tap by a guest could take a scored
+  // turn out of the game. Each names the boards shown, so a view that changed meanwhile is
+  // not applied unseen.
   "table-accept": async (b) => {
     const shown = b.closest("[data-view]").dataset.view;
-    if (b.dataset.x !== undefined) {
-      return send("POST", api("/table/accept"), { cells: [[Number(b.dataset.x), Number(b.dataset.y)]], shown });
-    }
-    const changes = Number(b.dataset.changes || 0);
+    const one = b.dataset.x !== undefined;
+    const changes = one ? 1 : Number(b.dataset.changes || 0);
     const sameView = (data) => (data.camera_board && data.camera_board.key === shown ? null : "stale_view");
     if (changes && !(await ask(fmt("ask_accept", { n: changes }), sameView))) return;
-    return send("POST", api("/table/accept"), { shown });
+    const cells = one ? { cells: [[Number(b.dataset.x), Number(b.dataset.y)]] } : {};
+    return send("POST", api("/table/accept"), { ...cells, shown });
   },
   // The camera misreads tiles the game holds: the game's labels stay, for one tile or all.
   "table-keep": (b) => {
