@@ -90,6 +90,10 @@ class Game:
     # game's tiles" said the tile there is the game's. The camera reading the same again is
     # no news; reading yet another tile there is.
     overruled: dict[Cell, Tile] = field(default_factory=dict)
+    # Cells whose tile the camera misses, which players said lies there all the same (a tile
+    # entered by hand because the camera cannot read it): not "in the game but not on the
+    # table" while the game holds a tile there.
+    unseen_kept: set[Cell] = field(default_factory=set)
 
     @property
     def pending(self) -> PendingMove | None:
@@ -122,6 +126,14 @@ class Game:
         return {(x, y): (read, was) for x, y, read in seen
                 if (was := self.table.board.get((x, y))) is not None and was != read
                 and self.overruled.get((x, y)) != read}
+
+    def unseen(self, seen: Sequence[Placed]) -> list[Placed]:
+        """The tiles the game holds (confirmed or waiting) that the camera does not see
+        (``seen``), less those players said lie there all the same: what "the table is
+        right" takes out. Tiles set aside are in no game."""
+        cells = {(x, y) for x, y, _ in seen}
+        return [p for p in self.expected_board().placed() if (p[0], p[1]) not in cells
+                and (p[0], p[1]) not in self.ignored and (p[0], p[1]) not in self.unseen_kept]
 
     def no_news(self) -> dict[Cell, Tile | None]:
         """The cells where the camera reading a tile otherwise tells players nothing (see
@@ -158,22 +170,29 @@ and taken back, and the camera's readings players overruled."""
 def apply_side_event(game: Game, kind: Event, payload: dict[str, Any]) -> None:
     """Set tiles aside ("ignore": each with the camera's runner-up labels, none in events
     logged before those were kept), take them back ("restore"), or overrule the camera's
-    readings of tiles ("keep": the readings, not the game's tiles) in a replayed game."""
+    readings of tiles ("keep": the readings, not the game's tiles, and the cells whose tile
+    the camera does not see at all, "unseen") in a replayed game."""
     if kind == Event.IGNORE:
         for (x, y, tile), alternatives in parse_readings(payload.get("tiles")):
             game.ignored[(x, y)] = tile
             game.ignored_alternatives[(x, y)] = alternatives
         return
     if kind == Event.KEEP:
-        game.overruled.update(((x, y), tile) for x, y, tile in parse_tiles(payload.get("tiles")))
+        if "tiles" in payload or "unseen" not in payload:
+            game.overruled.update(((x, y), tile)
+                                  for x, y, tile in parse_tiles(payload.get("tiles")))
+        game.unseen_kept.update(_cells(payload.get("unseen", [])))
         return
-    cells = payload.get("cells")
-    if not isinstance(cells, list):
+    for cell in _cells(payload.get("cells")):
+        game.ignored.pop(cell, None)
+        game.ignored_alternatives.pop(cell, None)
+
+
+def _cells(value: object) -> list[Cell]:
+    """A logged list of [x, y] cells (an item of another form is left out)."""
+    if not isinstance(value, list):
         raise PayloadError(_l("cells must be a list of [x, y] pairs of whole numbers"))
-    for cell in cells:
-        if isinstance(cell, list) and len(cell) == 2:
-            game.ignored.pop((cell[0], cell[1]), None)
-            game.ignored_alternatives.pop((cell[0], cell[1]), None)
+    return [(cell[0], cell[1]) for cell in value if isinstance(cell, list) and len(cell) == 2]
 
 
 def apply_event(table: TableGame, kind: Event, payload: dict[str, Any]) -> TableGame:
@@ -463,26 +482,29 @@ class Games:
         reads another tile, that reading is overruled (logged), so the card "the camera
         and the game disagree" does not ask them to undo their own fix, nor a later move's
         note tell them the tile "now reads" as the camera read it. Each such reading of
-        ``cells`` too, when given ("Keep the game's tiles"). Answers whether any was."""
+        ``cells`` too, when given ("Keep the game's tiles"), and each of those cells whose
+        tile the camera does not see at all. Answers whether any was."""
         if self.view is None or game.row.id != self.current_id():
             return False
         said = {(x, y): tile for x, y, tile in tiles}
         read = [(x, y, tile) for x, y, tile in self.view[0]
                 if (said.get((x, y), tile) != tile or (x, y) in (cells or ()))
                 and game.overruled.get((x, y)) != tile]
-        if read:
-            self._log_side(game, Event.KEEP, {"tiles": placed_json(read)})
-        return bool(read)
+        unseen = [[x, y] for x, y, _ in game.unseen(self.view[0]) if (x, y) in (cells or ())]
+        if read or unseen:
+            self._log_side(game, Event.KEEP, {**({"tiles": placed_json(read)} if read else {}),
+                                              **({"unseen": unseen} if unseen else {})})
+        return bool(read or unseen)
 
     def keep_game(self, game_id: int, cells: Sequence[Cell] | None,
                   shown: str | None = None) -> Game:
-        """"Keep the game's tiles": the camera misreads these tiles; the game's labels stay
-        and the camera's readings of them are overruled. ``cells`` and ``shown`` as for
-        :meth:`accept_table`."""
+        """"Keep the game's tiles": the camera misreads these tiles, or misses them; the
+        game's tiles stay and the camera's readings of them are overruled. ``cells`` and
+        ``shown`` as for :meth:`accept_table`."""
         with self._lock:
             game, seen, _ = self._camera_and_game(game_id, shown)
-            disputed = game.disputed(seen)
-            chosen = [cell for cell in disputed if cells is None or cell in cells]
+            doubted = [*game.disputed(seen), *((x, y) for x, y, _ in game.unseen(seen))]
+            chosen = [cell for cell in doubted if cells is None or cell in cells]
             if not chosen:
                 raise Conflict(_l("The camera reads no tile differently there."),
                                "nothing_disputed")
@@ -733,8 +755,9 @@ class Games:
         """"The table is right": the game takes the camera's board.
 
         Confirmed tiles the camera does not see leave their turns (a turn left empty is
-        voided), and those it reads as another tile take that label (:meth:`Game.disputed`),
-        each change checked as an edit is; waiting tiles it does not see leave their moves
+        voided), but for those players said lie there all the same (:meth:`keep_game`),
+        and those it reads as another tile take that label (:meth:`Game.disputed`), each
+        change checked as an edit is; waiting tiles it does not see leave their moves
         (one it reads otherwise is fixed on the move itself); tiles set aside that are gone
         are forgotten. Tiles the camera sees that the game lacks are already offered as a move.
         ``cells`` limits this to those cells (a fix tile by tile); None takes the camera's
@@ -745,7 +768,7 @@ class Games:
             game, view, held = self._camera_and_game(game_id, shown)
             seen = {(x, y) for x, y, _ in view}
             chosen = [cell for cell in held if cells is None or cell in cells]
-            gone = {cell for cell in chosen if cell not in seen}
+            gone = {cell for cell in chosen if cell not in seen and cell not in game.unseen_kept}
             relabel = {cell: read for cell, (read, _) in game.disputed(view).items()
                        if cell in chosen}
             for kind, payload in self._corrections(game.table, gone, relabel):

@@ -261,7 +261,8 @@ def colour_sets() -> list[tuple[str, ...]]:
     ``serve --set``), else ``serve --colours``; then the standard purple and white sets. A
     table set up for a white set starts its games with white unless players choose otherwise.
     """
-    own = games().profile.colours if games().profile else games().default_colours
+    profile = games().profile
+    own = profile.colours if profile is not None else games().default_colours
     return [own, *(s for s in (COLOURS, COLOURS[:5] + ("white",)) if s != own)]
 
 

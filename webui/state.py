@@ -61,13 +61,11 @@ def camera_board_json(game: Game, view: tuple[Sequence[Placed], Sequence[Placed]
     if view is None:
         return None
     tiles, off_board = view
-    seen = {(x, y) for x, y, _ in tiles}
     held = game.expected_board()
     extra = [p for p in tiles if (p[0], p[1]) not in held]
     relabelled = [(x, y, read, was)
                   for (x, y), (read, was) in sorted(game.disputed(tiles).items())]
-    missing = [p for p in held.placed() if (p[0], p[1]) not in seen
-               and (p[0], p[1]) not in game.ignored]
+    missing = game.unseen(tiles)
     return {"tiles": placed_json(tiles), "off_board": placed_json(off_board),
             "held": placed_json(held.placed()),
             "extra": placed_json(extra), "missing": placed_json(missing),

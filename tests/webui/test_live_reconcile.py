@@ -734,6 +734,44 @@ def test_keep_the_games_tiles_when_the_camera_misreads_one(table, swapped):
     assert t.post(f"/api/games/{game}/table/accept").json["turns"][1] == kept["turns"][1]
 
 
+def test_keep_a_tile_the_camera_cannot_see(tmp_path, stills):
+    """A tile players entered by hand because the camera misses it (here one the camera
+    cannot see at all): "Keep the game's tile" says it lies there all the same. The card
+    "in the game but not on the table" goes, after a restart too, and "The table is right"
+    leaves the tile in the game. It used to stay on the card all game, its main button
+    taking the tile out."""
+    db = tmp_path / "games.sqlite3"
+
+    def serve():
+        app = make_app(db, CAMERA_RETRY_S=0.05)
+        camera = ScriptedCamera()
+        return Table(app), camera, attach_live(app, camera, lambda c: MoveTracker(colours=c))
+
+    t, camera, loop = serve()
+    game, phantom = confirm_a_phantom(t, camera, stills)
+    board = state(t)["camera_board"]
+    assert [(m["x"], m["y"]) for m in board["missing"]] == [(phantom["x"], phantom["y"])]
+    assert "table-keep" in t.client.get(f"/games/{game}/tablet").data.decode()
+    kept = t.post(f"/api/games/{game}/table/keep",
+                  {"cells": [[phantom["x"], phantom["y"]]], "shown": board["key"]}).json
+    assert "camera_board" in kept, kept
+    assert kept["camera_board"]["agrees"] and kept["players"][0]["score"] == 4
+    again = t.post(f"/api/games/{game}/table/keep")
+    assert again.status_code == 409 and again.json["reason_code"] == "nothing_disputed"
+    assert t.post(f"/api/games/{game}/table/accept").json["players"][0]["score"] == 4
+    loop.stop(timeout=1.0)
+    camera.end()
+    t, camera, loop = serve()  # a restart: the log keeps the players' word
+    try:
+        camera.show(stills[1])
+        now = state(t)
+        assert now["camera_board"]["agrees"], now["camera_board"]
+        assert now["players"][0]["score"] == 4
+    finally:
+        loop.stop(timeout=1.0)
+        camera.end()
+
+
 def test_each_game_learns_its_set_from_the_tiles_players_confirm(table, stills):
     """Every confirmed tile teaches the game's set adapter (kept with the game, so a restart
     keeps it); a new game starts learning afresh."""
