@@ -1074,3 +1074,147 @@ def test_the_add_a_tile_cells_stay_a_finger_wide_on_a_phone(live, open_page):
     waiting = page.locator(".pending .board .new").bounding_box()
     assert waiting is not None and 0 <= waiting["x"] <= 390 - waiting["width"]
     assert overflow(page)["x"] <= 0
+
+
+# A board 16 cells wide and 8 tall: three lines of six stepping down, and a column of six.
+BIG = (Place(tiles((0, 0, "RCi"), (1, 0, "RSq"), (2, 0, "RDi"), (3, 0, "RCl"),
+                   (4, 0, "RCr"), (5, 0, "RSt"))),
+       Place(tiles((5, 1, "GSt"), (6, 1, "GCi"), (7, 1, "GSq"), (8, 1, "GDi"),
+                   (9, 1, "GCl"), (10, 1, "GCr"))),
+       Place(tiles((10, 2, "BCr"), (11, 2, "BCi"), (12, 2, "BSq"), (13, 2, "BDi"),
+                   (14, 2, "BCl"), (15, 2, "BSt"))),
+       Place(tiles((15, 3, "YSt"), (15, 4, "OSt"), (15, 5, "PSt"))))
+
+BOARD_DRAWN = """(svg) => {
+    const box = svg.getBoundingClientRect(), view = svg.viewBox.baseVal;
+    return {ratio: (box.width / box.height) / (view.width / view.height), width: box.width};
+}"""
+
+
+@pytest.mark.parametrize("size", ["phone", "landscape tablet"])
+def test_a_big_board_keeps_its_tiles_and_plus_a_finger_wide_and_opens_at_the_move(
+        live, open_page, size):
+    """The board of the move waiting: drawn as wide as its box (not squeezed into a strip of
+    the screen's height, with a sideways scroller around empty felt), tiles and + at least
+    44 px, and the move waiting in view inside the scroller from the start."""
+    from playwright.sync_api import expect
+
+    game = live.game(turns=BIG)
+    page = open_page(size, f"{live.base}/games/{game}/tablet")
+    expect(page.locator(".pending .slot").first).to_be_visible()
+    svg = page.locator(".pending svg.board")
+    drawn = svg.evaluate(BOARD_DRAWN)
+    assert 0.98 < drawn["ratio"] < 1.02, drawn  # the box is the drawing: no empty margins
+    # A + answers in its whole cell; a tile is drawn 38/40 of its cell.
+    for cell, least in ((".pending .slot", 43.5), (".pending .board .placed", 41.5)):
+        sizes = [b for b in (c.bounding_box() for c in page.locator(cell).all()) if b]
+        assert sizes and min(min(b["width"], b["height"]) for b in sizes) >= least, cell
+    frame, waiting = box(page, ".pending .board-scroll"), box(page, ".pending .board .new")
+    for x, w in (("x", "width"), ("y", "height")):
+        assert frame[x] <= waiting[x] and waiting[x] + waiting[w] <= frame[x] + frame[w], x
+    assert overflow(page)["x"] <= 0
+
+
+def test_enter_by_hand_keeps_every_plus_a_finger_wide(live, open_page):
+    game = live.game(turns=BIG)
+    live.games.dismiss(game)
+    page = open_page("phone", f"{live.base}/games/{game}/tablet")
+    page.click(".by-hand summary")
+    slots = [b for b in (s.bounding_box() for s in page.locator(".by-hand .slot").all()) if b]
+    assert slots and min(min(b["width"], b["height"]) for b in slots) >= 43.5
+    assert overflow(page)["x"] <= 0
+
+
+def test_a_split_move_warns_above_confirm_on_a_small_phone(live, open_page):
+    """A move the camera is unsure of reads as one before Confirm: its doubt and the swap
+    come before the board, on a warning colour, above the Confirm bar of a 360 x 640 phone."""
+    from vision.doubts import Doubt, DoubtKind, SplitOrder
+
+    game = live.games.create(("Ann", "Chidi"), live.app.config["COLOURS"]).row.id
+    for turn in TURNS[:2]:
+        live.games.play(game, _turn_json(turn))
+    for part, cell in ((1, (1, 1, "BSq")), (2, (2, 1, "BDi"))):
+        doubt = Doubt(DoubtKind.SPLIT, count=part, of=2, order=SplitOrder.UNKNOWN_EITHER)
+        live.games.detected(tiles(cell), True, (doubt,), [()], split=(part, 2))
+    page = open_page("phone", f"{live.base}/games/{game}/tablet")
+    page.set_viewport_size({"width": 360, "height": 640})
+    page.wait_for_timeout(200)
+    warning, bar = box(page, ".pending .doubt"), box(page, "[data-action-bar]")
+    assert warning["y"] + warning["height"] <= bar["y"]
+    assert warning["y"] < box(page, ".pending svg.board")["y"]
+    text = page.locator(".pending .doubt").inner_text()
+    assert "Move 1 of 2 read from one picture" in text and "The camera is unsure" in text
+    assert page.locator(".pending .doubt [data-action=swap]").count() == 1
+    colour = page.eval_on_selector(".pending .doubt", "e => getComputedStyle(e).backgroundColor")
+    assert colour not in ("rgba(0, 0, 0, 0)", "rgb(255, 255, 255)")
+
+
+LONG_NAMES = ("Maximiliana Wolfeschlegelsteinhausen", "عبد الرحمن بن عبد العزيز",
+              "Bartholomew Featherstonehaugh", "Nguyễn Thị Minh Khai Phương", "Chris", "Zoë")
+
+# A name's lines, and its words: broken only between words, a name has no more lines than words.
+NAME_LINES = """(el) => {
+    const line = parseFloat(getComputedStyle(el).lineHeight);
+    return [Math.round(el.getBoundingClientRect().height / line), el.title,
+            el.textContent.trim().split(/\\s+/).length];
+}"""
+
+
+def test_names_in_narrow_columns_break_between_words_only(live, open_page):
+    """Score sheet headers, the players table, the turns and the winner's standings: a name
+    never stands a letter or two a line; a word too long is cut, the name whole in its title."""
+    game = live.game(players=LONG_NAMES)
+    done = live.game(players=LONG_NAMES)
+    live.games.act(done, "finish", {"went_out": None})
+    for path, size in ((f"/games/{game}/sheet", "phone"), ("/players", "phone"),
+                       (f"/games/{game}/tablet", "landscape tablet"),
+                       (f"/games/{game}/tablet", "phone"), (f"/games/{done}/tablet", "tablet")):
+        page = open_page(size, live.base + path)
+        page.set_viewport_size({"width": 360, "height": 640} if size == "phone"
+                               else page.viewport_size)
+        page.wait_for_timeout(200)
+        names = page.locator(".name.cut, .sheet.players tbody th .name")
+        assert names.count() >= len(LONG_NAMES), path
+        for name in names.all():
+            if not name.is_visible():
+                continue
+            lines, title, words = name.evaluate(NAME_LINES)
+            assert title in LONG_NAMES and lines <= words, (path, size, title, lines)
+    # The six columns of the players table fit a 360 px phone.
+    page = open_page("phone", f"{live.base}/players")
+    page.set_viewport_size({"width": 360, "height": 640})
+    page.wait_for_timeout(200)
+    assert page.eval_on_selector(".sheet-scroll", "e => e.scrollWidth - e.clientWidth") <= 0
+
+
+def test_an_arabic_name_cut_short_on_an_english_tv_keeps_its_start(live, open_page):
+    names = ("عبد الرحمن بن عبد العزيز بن محمد آل سعود", "Ann")
+    game = live.games.create(names, live.app.config["COLOURS"]).row.id
+    page = open_page("phone", f"{live.base}/games/{game}/table")
+    cut, direction = page.eval_on_selector(".scoreboard .player", """e => [
+        e.scrollWidth > e.clientWidth, getComputedStyle(e).direction]""")
+    assert cut and direction == "rtl"  # so the ellipsis falls at the name's end, on its left
+
+
+def test_the_move_card_keeps_its_height_once_a_move_is_confirmed(live, open_page):
+    from playwright.sync_api import expect
+
+    game = live.game()
+    page = open_page("phone", f"{live.base}/games/{game}/tablet")
+    before = box(page, "[data-action=undo]")["y"]
+    page.click("[data-action=confirm]")
+    expect(page.locator(".pending.empty")).to_be_visible()
+    assert abs(box(page, "[data-action=undo]")["y"] - before) < 150
+
+
+def test_a_4k_tv_shows_the_table_view_larger_and_on_one_screen(live, open_page):
+    game = live.game()
+    sizes = {}
+    for width, height in ((1920, 1080), (3840, 2160)):
+        page = open_page("tv", f"{live.base}/games/{game}/table")
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(200)
+        assert overflow(page) == {"x": 0, "y": 0}, width
+        assert inside_viewport(page, ".scoreboard li:last-child"), width
+        sizes[width] = (box(page, "header.top")["height"], box(page, ".tv-tracker")["height"])
+    assert sizes[3840][0] >= 1.8 * sizes[1920][0] and sizes[3840][1] >= 1.8 * sizes[1920][1]

@@ -42,6 +42,14 @@ def table(tmp_path):
     camera.end()
 
 
+def serve(db):
+    """The app on ``db`` with a scripted camera and the real tracker: started again on the
+    same database, it is a restart."""
+    app = make_app(db, CAMERA_RETRY_S=0.05)
+    camera = ScriptedCamera()
+    return Table(app), camera, attach_live(app, camera, lambda c: MoveTracker(colours=c))
+
+
 def cells(tiles) -> set[str]:
     """The tiles of a move by their codes (each rendered move's tiles are all different;
     the scan picks its own origin and orientation for the cells)."""
@@ -598,13 +606,7 @@ def test_a_tile_players_fixed_is_no_disagreement_even_after_a_restart(tmp_path, 
     disagreement, so the card never asks them to undo their own fix, and no later move
     says the tile "now reads" yellow."""
     db = tmp_path / "games.sqlite3"
-
-    def serve():
-        app = make_app(db, CAMERA_RETRY_S=0.05)
-        camera = ScriptedCamera()
-        return Table(app), camera, attach_live(app, camera, lambda c: MoveTracker(colours=c))
-
-    t, camera, loop = serve()
+    t, camera, loop = serve(db)
     game = play_move_one(t, camera, stills)
     camera.show(stills[2])
     read = state(t)["pending"]["tiles"]
@@ -619,7 +621,7 @@ def test_a_tile_players_fixed_is_no_disagreement_even_after_a_restart(tmp_path, 
         f"/games/{game}/tablet").data.decode()
     loop.stop(timeout=1.0)
     camera.end()
-    t, camera, loop = serve()  # a restart: a fresh tracker reads yellow there again
+    t, camera, loop = serve(db)  # a restart: a fresh tracker reads yellow there again
     try:
         camera.show(stills[3])
         now = state(t)
@@ -741,13 +743,7 @@ def test_keep_a_tile_the_camera_cannot_see(tmp_path, stills):
     leaves the tile in the game. It used to stay on the card all game, its main button
     taking the tile out."""
     db = tmp_path / "games.sqlite3"
-
-    def serve():
-        app = make_app(db, CAMERA_RETRY_S=0.05)
-        camera = ScriptedCamera()
-        return Table(app), camera, attach_live(app, camera, lambda c: MoveTracker(colours=c))
-
-    t, camera, loop = serve()
+    t, camera, loop = serve(db)
     game, phantom = confirm_a_phantom(t, camera, stills)
     board = state(t)["camera_board"]
     assert [(m["x"], m["y"]) for m in board["missing"]] == [(phantom["x"], phantom["y"])]
@@ -761,7 +757,7 @@ def test_keep_a_tile_the_camera_cannot_see(tmp_path, stills):
     assert t.post(f"/api/games/{game}/table/accept").json["players"][0]["score"] == 4
     loop.stop(timeout=1.0)
     camera.end()
-    t, camera, loop = serve()  # a restart: the log keeps the players' word
+    t, camera, loop = serve(db)  # a restart: the log keeps the players' word
     try:
         camera.show(stills[1])
         now = state(t)

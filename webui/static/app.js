@@ -202,7 +202,14 @@ async function fetchText(url) {
 
 async function refreshPart(el) {
   const html = await fetchText(`/games/${gameId}/part/${el.dataset.part}?view=${view}`);
-  if (html !== null) el.innerHTML = html;
+  if (html === null) return;
+  // The move card keeps its height once its move is answered, until the next move shows:
+  // fallen to "No move waiting", it moved Undo and End game by hundreds of pixels under a
+  // finger, and again when the next move came.
+  const was = el.querySelector(".pending")?.offsetHeight || 0;
+  el.innerHTML = html;
+  const empty = el.querySelector(".pending.empty");
+  if (empty && was) empty.style.setProperty("--kept", `${was}px`);
 }
 
 // The TV shows a new turn's score large for a few seconds.
@@ -220,14 +227,21 @@ function flashLastMove() {
   lastTurnSeen = index;
 }
 
-// A board wider than the screen (its + cells stay a finger wide) scrolls to the move waiting.
+// A board bigger than its box (its + cells stay a finger wide) scrolls to the move waiting,
+// or to its middle for a move entered by hand, across and down.
 function showWaitingTiles() {
   for (const scroll of document.querySelectorAll(".board-scroll")) {
-    const tile = scroll.querySelector(".new") || scroll.querySelector(".slot");
-    if (!tile || scroll.scrollWidth <= scroll.clientWidth) continue;
-    const box = tile.getBoundingClientRect();
+    const fits = scroll.scrollWidth <= scroll.clientWidth && scroll.scrollHeight <= scroll.clientHeight;
+    if (fits) continue;
+    const tiles = Array.from(scroll.querySelectorAll(".new"), (t) => t.getBoundingClientRect());
+    const board = scroll.querySelector("svg").getBoundingClientRect();
+    const left = tiles.length ? Math.min(...tiles.map((b) => b.left)) : board.left;
+    const right = tiles.length ? Math.max(...tiles.map((b) => b.right)) : board.right;
+    const top = tiles.length ? Math.min(...tiles.map((b) => b.top)) : board.top;
+    const bottom = tiles.length ? Math.max(...tiles.map((b) => b.bottom)) : board.bottom;
     const frame = scroll.getBoundingClientRect();
-    scroll.scrollLeft += box.left + box.width / 2 - (frame.left + frame.width / 2);
+    scroll.scrollLeft += (left + right) / 2 - (frame.left + frame.width / 2);
+    scroll.scrollTop += (top + bottom) / 2 - (frame.top + frame.height / 2);
   }
 }
 showWaitingTiles();
