@@ -138,6 +138,11 @@ class Servers:
                 server.kill()
 
 
+LAN_NAME = "qwirkle.test"
+"""A host name the tests' browser resolves to 127.0.0.1 (tests/webui/conftest.py): pages
+opened through it (on a server run with ``--allow-host qwirkle.test``) are those of a device
+that has not joined, as on the LAN."""
+
 CHROMIUM = Path("/usr/bin/chromium")
 """Debian's chromium, which the browser tests drive through Playwright."""
 

@@ -4,7 +4,7 @@ the browser for the tests that drive Debian's chromium."""
 from __future__ import annotations
 
 import pytest
-from webui_support import CHROMIUM, SIZES, Table, make_app
+from webui_support import CHROMIUM, LAN_NAME, SIZES, Table, make_app
 
 
 @pytest.fixture
@@ -27,7 +27,10 @@ def browser():
         browser = playwright.chromium.launch(
             executable_path=str(CHROMIUM), headless=True,
             args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--no-first-run"])
+                  "--disable-component-update", "--no-first-run",
+                  # a name for the test server that is no loopback name: a page opened
+                  # through it is a device on the LAN, which must join with the PIN
+                  f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1"])
         yield browser
         browser.close()
 

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
-from webui_support import CHROMIUM, ROW, Servers
+from webui_support import CHROMIUM, LAN_NAME, ROW, Servers
 
 SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "table.png"
 """The table view with the demo's camera running (the tablet's screenshots come from
@@ -251,3 +251,19 @@ def test_the_setup_page_starts_games_with_the_tables_own_set(browser, servers):
     tablet.wait_for_url(f"**/games/{game['id'] + 1}/tablet")
     assert server.api("GET", "/api/state")["colours"][5] == "purple"
     assert not SCRIPT_ERRORS, SCRIPT_ERRORS
+
+
+def test_a_wrong_pin_is_said_by_the_pin_box(browser, servers):
+    """A device on the LAN typing a wrong PIN: the refusal used to show at the foot of the
+    page, where a phone's keyboard covers it, with the wrong PIN left in the box."""
+    from playwright.sync_api import expect
+
+    server = servers("none", options=("--allow-host", LAN_NAME))
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True).new_page()
+    phone.goto(f"http://{LAN_NAME}:{server.port}/setup")
+    form = phone.locator("form[data-join]")
+    form.locator("input[name=pin]").fill("000000")
+    form.locator("button[type=submit]").click()
+    expect(form.locator("[data-join-error]")).to_contain_text("PIN")
+    assert form.locator("input[name=pin]").input_value() == ""
+    assert phone.locator("[data-setup] button[type=submit]").is_disabled()  # not joined

@@ -682,6 +682,13 @@ function addTile([x, y]) {
 // --- joining, set-up, language ------------------------------------------------------------
 const joinForm = document.querySelector("[data-join]");
 if (joinForm) {
+  const refused = (message) => {  // by the PIN box, which is emptied for the next try
+    const said = joinForm.querySelector("[data-join-error]");
+    said.textContent = message;
+    said.hidden = false;
+    joinForm.pin.value = "";
+    joinForm.pin.focus();
+  };
   joinForm.addEventListener("submit", async (event) => {
     event.preventDefault();
     let response;
@@ -692,12 +699,12 @@ if (joinForm) {
         body: JSON.stringify({ pin: joinForm.pin.value }),
       });
     } catch (err) {
-      toast(strings.offline);
+      refused(strings.offline);
       return;
     }
     const data = await response.json().catch(() => ({}));
     if (response.ok) location.reload();
-    else toast(data.error || response.status);
+    else refused(data.error || response.status);
   });
 }
 
