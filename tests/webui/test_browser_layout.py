@@ -1218,3 +1218,16 @@ def test_a_4k_tv_shows_the_table_view_larger_and_on_one_screen(live, open_page):
         assert inside_viewport(page, ".scoreboard li:last-child"), width
         sizes[width] = (box(page, "header.top")["height"], box(page, ".tv-tracker")["height"])
     assert sizes[3840][0] >= 1.8 * sizes[1920][0] and sizes[3840][1] >= 1.8 * sizes[1920][1]
+
+
+def test_the_pages_follow_the_browsers_text_size(live, open_page):
+    """A reader who set a larger text size in the browser gets larger text: the pages' 18 px
+    (16 px on a phone) were fixed and ignored the setting."""
+    game = live.game()
+    page = open_page("phone", f"{live.base}/games/{game}/tablet")
+    size = "() => getComputedStyle(document.body).fontSize"
+    assert page.evaluate(size) == "16px"  # a phone's
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Page.setFontSizes", {"fontSizes": {"standard": 24, "fixed": 20}})
+    page.reload()
+    assert page.evaluate(size) == "24px"
