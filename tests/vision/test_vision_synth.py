@@ -174,6 +174,20 @@ def test_oblique_views_see_the_tiles_from_30_to_60_degrees_at_600_to_1600_px():
         assert 590 <= max(render.image.shape[:2]) <= 1610
 
 
+def test_oblique_views_need_no_lens_wider_than_a_phones():
+    """Drawn close to a sprawling board, a view is moved back until a phone's widest lens
+    takes it, so the tiles fill the picture rather than a corner of it."""
+    from vision.synth.scene import WIDEST_LENS, lens_angle, oblique_view
+
+    for seed in range(8):
+        rng = np.random.default_rng(seed)
+        layout = random_layout(rng, 60, COLOURS)
+        view = oblique_view(rng, layout, 0.3, from_vertical=(55, 60), long_side=(600, 700))
+        render = render_board(layout, rng, view=view, style=replace(CLEAN, thickness=0.3))
+        height, width = render.image.shape[:2]
+        assert lens_angle(render.camera, (width, height)) <= WIDEST_LENS + 1
+
+
 def test_a_checked_cloth_shows_ground_half_tone_and_full_checks_at_its_angle():
     view = View(elevation=90, pitch_px=30, size=(480, 360), target=(0.0, 1.0))
     style = replace(CLEAN, table="cloth", table_bgr=(230, 230, 230), cloth_ink=(30, 30, 30),

@@ -11,6 +11,7 @@ from engine.tiles import COLOURS, tile_kinds
 from vision import lattice, topface
 from vision.evaluate.real import align, as_purple, degrade, load_game, oblique_render
 from vision.scan import load_image, locate_tiles, scan_image
+from vision.synth import scene
 from vision.synth.scene import oblique_view, random_layout, random_style, render_board
 
 
@@ -239,10 +240,12 @@ def test_the_symbols_ruler_evens_out_the_steps_of_a_lattice_with_too_little_pers
     assert np.ptp(measured) < 0.05 * np.ptp(raw)
 
 
-def test_the_far_rows_of_a_steep_view_are_placed_by_the_symbols_ruler():
+def test_the_far_rows_of_a_steep_view_are_placed_by_the_symbols_ruler(monkeypatch):
     """Board 12 of ``--oblique`` at 50-60 degrees: 41 tiles, the far rows' tiles shrinking
     faster than the first lattice allowed, and six of them left off it; measured by the
-    symbols' own ruler every tile but one is placed and labelled right."""
+    symbols' own ruler every tile but one is placed and labelled right. (Drawn as before
+    session 30, through a lens wider than a phone's: the steepest shrinking there is.)"""
+    monkeypatch.setattr(scene, "WIDEST_LENS", 180.0)
     truth, image = oblique_render(12, (50, 60))
     tiles = {(t.x, t.y): t.guess.tile for t in scan_image(image, COLOURS).tiles}
     pairs = align(tiles, truth)
@@ -250,11 +253,13 @@ def test_the_far_rows_of_a_steep_view_are_placed_by_the_symbols_ruler():
     assert sum(tiles[f] == truth[t] for f, t in pairs.items()) >= 40
 
 
-def test_a_printed_board_beyond_the_tiles_does_not_lead_their_lattice_astray():
+def test_a_printed_board_beyond_the_tiles_does_not_lead_their_lattice_astray(monkeypatch):
     """Board 17 of ``--oblique`` at 40-50 degrees: a line of tiles running from a printed
     board far off towards the lens. The board's squares, far smaller than the near tiles,
     linked no groups the tiles left apart and pulled the lattice off most of them: 32 of 47
-    tiles placed, 20 right. Without the squares every tile is read."""
+    tiles placed, 20 right. Without the squares every tile is read. (Drawn as before
+    session 30, through a lens wider than a phone's.)"""
+    monkeypatch.setattr(scene, "WIDEST_LENS", 180.0)
     truth, image = oblique_render(17, (40, 50))
     tiles = {(t.x, t.y): t.guess.tile for t in scan_image(image, COLOURS).tiles}
     pairs = align(tiles, truth)

@@ -183,10 +183,32 @@ def oblique_view(rng: np.random.Generator, placed: Sequence[Placed], thickness: 
     lo, hi = cells.min(0) - 0.6, cells.max(0) + 0.6
     box = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1])
                     for z in (0.0, -thickness)])
-    _, size = _fit_frame(make_camera(view, centre, thickness), view,
-                         np.vstack([[*centre, -thickness], box]))
+    while True:
+        camera, size = _fit_frame(make_camera(view, centre, thickness), view,
+                                  np.vstack([[*centre, -thickness], box]))
+        if lens_angle(camera, size) <= WIDEST_LENS:
+            break
+        view = replace(view, distance=view.distance * 1.1)
     want = float(rng.uniform(*long_side))
     return replace(view, pitch_px=view.pitch_px * want / max(size))
+
+
+WIDEST_LENS = 120.0
+"""Widest diagonal field of view (degrees) a phone's camera takes: its ultra-wide lens (13 mm
+equivalent; a main lens takes about 80). A view drawn closer than that allows is moved back
+along its line of sight until its picture fits such a lens: drawn 8 cells from a sprawling
+board, 60 degrees from vertical, a picture needed 177 degrees and showed the tiles 7-10 px
+tall in a corner of 1550 x 3107 px of bare table, a picture no lens takes."""
+
+
+def lens_angle(camera: Camera, size: tuple[int, int]) -> float:
+    """The diagonal field of view (degrees) a lens needs to take a picture of ``size`` from
+    ``camera``: twice the angle between the line of sight and the farthest corner's ray (a
+    picture fitted round tiles is a crop whose centre need not be the line of sight's)."""
+    w, h = size
+    corners = np.array([[0, 0], [w, 0], [0, h], [w, h]], float) - camera.K[:2, 2]
+    return float(2 * np.degrees(np.arctan(np.linalg.norm(corners, axis=1).max()
+                                          / camera.K[0, 0])))
 
 
 _WOODS = [(150, 190, 228), (120, 165, 215), (70, 95, 150), (60, 80, 130), (45, 70, 110),
