@@ -381,6 +381,21 @@ def test_fix_dialog_suggestions_do_what_they_say_and_fit_a_phone(live, open_page
     expect(page.locator(".pending .score .points")).to_have_text("4")
 
 
+def test_the_end_dialog_says_while_a_move_waits(live, open_page):
+    """Ending a game while the camera's move waits leaves that move out of the scores: the
+    end dialog says so, and stops saying it once another tablet confirmed the move."""
+    from playwright.sync_api import expect
+
+    game = live.game()
+    page = open_page("tablet", f"{live.base}/games/{game}/tablet")
+    page.click("[data-open=end-dialog]")
+    waiting = page.locator("#end-dialog [data-pending-note]")
+    expect(waiting).to_be_visible()
+    live.games.confirm(game)  # on another tablet, while this one's dialog is open
+    expect(waiting).to_be_hidden()
+    expect(page.locator("#end-dialog")).to_be_visible()
+
+
 def test_only_legal_choices_and_undo_with_redo(live, open_page):
     from playwright.sync_api import expect
 
@@ -961,6 +976,7 @@ def test_the_end_dialog_follows_the_bag_while_it_is_open(live, open_page):
     page.click("[data-open=end-dialog]")
     choices, note = page.locator("[data-went-out-choices]"), page.locator("[data-bag-note]")
     expect(note).to_be_visible()
+    expect(page.locator("[data-pending-note]")).to_be_hidden()  # no move waits
     expect(choices).to_be_hidden()
     live.games.play(game, _turn_json(emptying))  # entered on another device
     expect(choices).to_be_visible()

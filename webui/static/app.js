@@ -519,18 +519,20 @@ function keepAboveNotice(el) {
 
 // The bag decides what the exchange and end dialogs offer. An exchange names the turns it
 // saw; the end dialog follows the bag while it is open (the move that empties it, confirmed
-// on another tablet, makes "who went out" a choice) and closes once the game ended.
+// on another tablet, makes "who went out" a choice), says whether a move still waits, and
+// closes once the game ended.
 function openDialog(id) {
   const dialog = document.getElementById(id);
   const turns = state ? state.turns.length : 0;
   dialog.dataset.turns = turns;
-  fitToBag(dialog, state ? state.bag_size : 0);
+  fitToState(dialog, state || { bag_size: 0, pending: null });
   const staleWhen = id === "exchange-dialog" ? turnsMovedOn(turns, true)
-    : (data) => { fitToBag(dialog, data.bag_size); return data.ended ? "stale_ended" : null; };
+    : (data) => { fitToState(dialog, data); return data.ended ? "stale_ended" : null; };
   openWatched(dialog, staleWhen);
 }
 
-function fitToBag(dialog, bag) {
+function fitToState(dialog, data) {
+  const bag = data.bag_size;
   dialog.querySelectorAll("[data-action=exchange]").forEach((b) => {
     b.hidden = Number(b.dataset.count) > bag;
   });
@@ -538,6 +540,7 @@ function fitToBag(dialog, bag) {
   if (wentOut) {
     wentOut.hidden = bag > 0;
     dialog.querySelector("[data-bag-note]").hidden = bag === 0;
+    dialog.querySelector("[data-pending-note]").hidden = !data.pending;
   }
 }
 
