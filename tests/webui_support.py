@@ -147,5 +147,5 @@ CHROMIUM = Path("/usr/bin/chromium")
 """Debian's chromium, which the browser tests drive through Playwright."""
 
 SIZES = {"tv": (1920, 1080), "small tv": (1280, 720), "phone": (390, 844),
-         "tablet": (800, 1280), "landscape tablet": (1280, 800)}
+         "tablet": (800, 1280), "landscape tablet": (1280, 800), "landscape phone": (844, 390)}
 """Screens of a game night: a TV, a laptop on a small TV, a phone and a tablet both ways."""

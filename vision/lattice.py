@@ -284,8 +284,8 @@ def sketch(points: np.ndarray, extents: np.ndarray, axes: np.ndarray,
                                _pitch_ratios(points, scale, axes), points, scale, axes)
 
 
-def first_fit(work: Work, points: np.ndarray, extents: np.ndarray,
-              spreads: np.ndarray) -> tuple[np.ndarray, Sketch, Grid | None]:
+def first_fit(work: Work, points: np.ndarray, extents: np.ndarray, spreads: np.ndarray,
+              turn: int = 0) -> tuple[np.ndarray, Sketch, Grid | None] | None:
     """The axes and the lattice's first sketch through the symbols, and the grid
     :func:`assign_cells` gives it without a board's squares where it was made to judge them.
 
@@ -298,8 +298,14 @@ def first_fit(work: Work, points: np.ndarray, extents: np.ndarray,
     game's diagonal start, cost one sketch and no grid. Axes that draw the symbols
     (``spreads``, see :func:`vision.topface.skew`) out of round are replaced by others
     (:func:`_unskewed`).
+
+    ``turn`` passes over that many of the pairs, strongest first, for a reading that found
+    the tiles on the lattice along them unlike any kind of tile (:func:`vision.scan._read`);
+    None when no pair is left.
     """
-    choices = axis_choices(work, points, extents)
+    choices = axis_choices(work, points, extents)[turn:]
+    if not choices:
+        return None
     axes, best = choices[0], sketch(points, extents, choices[0], spreads)
     score = topface.explained(points, best.homography)
     if len(choices) == 1:

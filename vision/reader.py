@@ -71,8 +71,15 @@ class PositionReader:
         they did at the last position: those count as found. Dark purple tiles on a dark
         table drop out of scan after scan; while players confirmed a few moves behind, the
         board they had confirmed was small and half purple, and positions went unread (two
-        turns of a served game's video came as one, its last three not at all)."""
-        scan = scan_image(image, colours=self.colours, adapter=adapter)
+        turns of a served game's video came as one, its last three not at all).
+
+        The lasting tiles were read at earlier positions: their kinds are the players' word,
+        or settled over many pictures (:mod:`vision.ledger`), and one reading more each
+        needs no eight orientations. Where they lay at the last position the scan reads
+        their crops once (``known`` of :func:`vision.scan.scan_image`)."""
+        settled = (None if self.homography is None or not lasting
+                   else project(self.homography, np.array(sorted(lasting), np.float64)))
+        scan = scan_image(image, colours=self.colours, adapter=adapter, known=settled)
         lattice = scan.lattice
         reg = register(board, scan.tiles, None if lattice is None else lattice.homography,
                        self.homography)

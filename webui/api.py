@@ -15,6 +15,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from werkzeug.exceptions import TooManyRequests
 
+from engine.table import Place
 from engine.tiles import is_colour_set
 from vision.setprofile import BlockError, SetProfile, calibrate
 
@@ -22,7 +23,7 @@ from .auth import check_origin, join_url, keys, needs_token, set_token_cookie
 from .codec import PayloadError, is_whole
 from .games import Conflict, Event, Game, games
 from .history import name_key
-from .reasons import say_block
+from .reasons import say, say_block
 from .state import game_json, sheet_csv, table_state
 from .validate import body, clean_text, player_name
 
@@ -236,6 +237,24 @@ def replace(game_id: int, index: int):
     turns the tablet showed when the edit began, makes the server refuse (409) when another
     device changed them since."""
     return answer(games().edit(game_id, index, body(), seen_turns("turns")))
+
+
+@bp.post("/games/<int:game_id>/turns/<int:index>/check")
+@needs_token
+def check_edit(game_id: int, index: int):
+    """What turn ``index`` would be with the turn sent in its place, nothing saved: the edit
+    dialog shows it after each fix, in words (counted here, where the plural forms are), and
+    holds Save back while the game would refuse it."""
+    try:
+        record = games().try_edit(game_id, index, body())
+    except Conflict as refused:
+        said = say(refused.refusal) if refused.refusal is not None else str(refused)
+        return jsonify(legal=False, said=f"{_('Not a legal move:')} {said}")
+    tiles = len(record.turn.tiles) if isinstance(record.turn, Place) else 0
+    said = _("Once saved: %(tiles)s for %(points)s.",
+             tiles=ngettext("%(num)s tile", "%(num)s tiles", tiles),
+             points=ngettext("%(num)s point", "%(num)s points", record.score))
+    return jsonify(legal=True, score=record.score, said=said)
 
 
 @bp.delete("/games/<int:game_id>/turns/<int:index>")

@@ -31,7 +31,7 @@ from flask_babel.speaklater import LazyString
 from engine.board import Board, Cell, Placed
 from engine.refusals import Illegal, Refusal
 from engine.rules import IllegalMove
-from engine.table import Place, TableGame
+from engine.table import Place, TableGame, TurnRecord
 from engine.tiles import COLOURS, Tile
 from vision.adapt import SetAdapter
 from vision.doubts import Doubt
@@ -415,6 +415,22 @@ class Games:
             if self._overrule(game, parse_tiles(turn["tiles"]) if "tiles" in turn else ()):
                 self._queue_changed(game)  # the camera learns the players' word
             return game
+
+    def try_edit(self, game_id: int, index: int, turn_body: object) -> TurnRecord:
+        """Turn ``index`` as it would stand with ``turn_body`` in its place, nothing saved;
+        Conflict when the game refuses it. The edit dialog says this after each fix: it went
+        on showing the turn as saved ("Now: 3 tiles for 3 points") above a Save that the
+        server then refused, which closed the dialog and lost the fixes."""
+        turn = self._sent_turn(game_id, turn_body)
+        with self._lock:
+            game = self.get(game_id)
+            if game.table.ended:
+                raise Conflict(_l("the game is over"), "game_over")
+            try:
+                table = apply_event(game.table, Event.REPLACE, {"index": index, "turn": turn})
+            except IllegalMove as error:
+                raise Conflict(error.refusal) from None
+            return table.turns[index]
 
     def redo(self, game_id: int, index: int, turn_body: object, seen: int | None = None) -> Game:
         """Put ``turn_body`` (a turn as sent) back at ``index``. ``seen`` as for

@@ -8,6 +8,7 @@ string stays in a template, translated.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -214,15 +215,22 @@ class Summary:
 
     winners: tuple[int, ...]
     """The seats with the highest total: more than one is a tie."""
-    best: TurnRecord | None
-    """The highest-scoring turn (the earliest of equals)."""
+    best: tuple[TurnRecord, ...]
+    """The highest-scoring turns, in play order: every turn that ties for the top score,
+    since naming only the earliest of two equal turns took the feat from the other player;
+    none when no turn scored (a game of exchanges has no best turn to praise)."""
 
 
 def summary(table: TableGame) -> Summary:
     top = max(table.totals)
     winners = tuple(seat for seat, total in enumerate(table.totals) if total == top)
-    best = max(table.turns, key=lambda r: r.score, default=None)
-    return Summary(winners, best)
+    return Summary(winners, best_turns(table.turns))
+
+
+def best_turns(turns: Sequence[TurnRecord]) -> tuple[TurnRecord, ...]:
+    """The turns that share the top score, if that score is above 0."""
+    top = max((turn.score for turn in turns), default=0)
+    return tuple(turn for turn in turns if top and turn.score == top)
 
 
 def unseen_grid(game: Game) -> list[tuple[str, list[int]]]:

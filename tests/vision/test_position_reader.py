@@ -24,7 +24,7 @@ def _scanning(monkeypatch, cells: list[tuple[int, int]]) -> None:
                 for x, y in cells]
     homography = np.array([[PITCH, 0, ORIGIN[0]], [0, PITCH, ORIGIN[1]], [0, 0, 1]])
     result = ScanResult(readings, Lattice(homography, PITCH), 1.0)
-    monkeypatch.setattr(reader, "scan_image", lambda image, colours, adapter=None: result)
+    monkeypatch.setattr(reader, "scan_image", lambda image, colours, **_: result)
 
 
 def _read(width: int):

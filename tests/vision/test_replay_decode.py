@@ -164,7 +164,7 @@ def test_later_pictures_settle_a_label_the_first_move_left_open(monkeypatch):
          reading(1, 0, guess(Y, "circle"))],
     ])
     monkeypatch.setattr(reader, "scan_image",
-                        lambda image, colours, adapter=None: ScanResult(next(looks), None, 0.0))
+                        lambda image, colours, **_: ScanResult(next(looks), None, 0.0))
     tracker = tracker_module.MoveTracker(colours=("red", "orange", "yellow", "green", "blue",
                                                   "white"))
     photo = np.zeros((300, 300, 3), np.uint8)
@@ -207,7 +207,7 @@ def test_a_tile_cut_by_the_pictures_edge_flags_the_move(monkeypatch):
                   [reading(0, 0, guess(R, "star")), reading(1, 0, guess(R, "circle")),
                    reading(2, 0, guess(R, "square"), cut=True)]])
     monkeypatch.setattr(reader, "scan_image",
-                        lambda image, colours, adapter=None: ScanResult(next(looks), None, 0.0))
+                        lambda image, colours, **_: ScanResult(next(looks), None, 0.0))
     tracker = tracker_module.MoveTracker()
     photo = np.zeros((300, 300, 3), np.uint8)
     first, second = (tracker.feed(Frame(photo, float(i), f"{i}.jpg", True)) for i in range(2))

@@ -117,7 +117,7 @@ def test_a_move_out_to_the_edge_is_read_though_the_scan_misses_a_tile_far_from_i
     renders = _renders(ROW, UP + RIM, BESIDE)
     far = renders[1].centers[ROW[-1][:2]]  # the row's last tile, five cells from the column
 
-    def scan_missing_far_tile(image, colours, adapter=None):
+    def scan_missing_far_tile(image, colours, adapter=None, known=None):
         result = scan_image(image, colours=colours)
         if len(result.tiles) < len(ROW + UP + RIM):
             return result

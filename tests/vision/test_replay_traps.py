@@ -130,7 +130,7 @@ def _scan_missing_once(monkeypatch, game):
     hidden = game[2].centers[(0, 2)]
     calls = []
 
-    def scan_missing_once(image, colours, adapter=None):
+    def scan_missing_once(image, colours, adapter=None, known=None):
         result = scan_image(image, colours=colours)
         calls.append(image)
         if len(calls) != 2:
@@ -176,7 +176,7 @@ def _scan_with_a_doubtful_tile(monkeypatch, spot, calls: range, tile=None) -> No
 
     seen = []
 
-    def scan_with_a_doubtful_tile(image, colours, adapter=None):
+    def scan_with_a_doubtful_tile(image, colours, adapter=None, known=None):
         result = scan_image(image, colours=colours)
         seen.append(image)
         if len(seen) not in calls:
@@ -245,7 +245,7 @@ def test_a_frame_that_loses_a_tile_where_nothing_changed_is_judged_at_once(game,
     frames = clip(game.stills(), target=game.target)
     scanned, dropped = [], []
 
-    def scan_counting(image, colours, adapter=None):
+    def scan_counting(image, colours, adapter=None, known=None):
         scanned.append(len(scanned))
         return scan_image(image, colours=colours)
 
@@ -253,7 +253,7 @@ def test_a_frame_that_loses_a_tile_where_nothing_changed_is_judged_at_once(game,
     run(MoveTracker(), frames)
     reads = len(scanned)
 
-    def scan_dropping_once(image, colours, adapter=None):
+    def scan_dropping_once(image, colours, adapter=None, known=None):
         result = scan_counting(image, colours)
         if dropped or len(result.tiles) != len(MOVE_1 + MOVE_2):
             return result
@@ -282,7 +282,7 @@ def test_tiles_the_scan_keeps_missing_where_nothing_changed_do_not_hide_the_boar
     missed = {(0, 1), (0, 2)}
     hidden = [game[2].centers[cell] for cell in missed]
 
-    def scan_missing_move_2(image, colours, adapter=None):
+    def scan_missing_move_2(image, colours, adapter=None, known=None):
         result = scan_image(image, colours=colours)
         if len(result.tiles) < len(MOVE_1 + MOVE_2 + MOVE_3):
             return result

@@ -206,9 +206,15 @@ def test_only_the_least_sure_crops_are_read_again_turned():
     shape_p[:, 1] = rng.uniform(0.3, 0.99, 100)  # 0.9 and above: sure
     session = Recorder()
     lit = np.zeros((100, CROP, CROP, 3), np.float32)
-    read = infer._symmetric_shapes(session, lit, shape_p)
+    read = infer._symmetric_shapes(session, lit, shape_p, None)
     unsure = np.flatnonzero(shape_p[:, 1] < infer.SYMMETRY_BELOW)
     assert len(unsure) > infer.SYMMETRY_MOST
     least = unsure[np.argsort(shape_p[unsure, 1])[:infer.SYMMETRY_MOST]]
     changed = np.flatnonzero((read != shape_p).any(axis=1))
     assert set(changed) == set(least) and session.crops == 7 * infer.SYMMETRY_MOST
+    # the crops of tiles whose kind is known already are left as read
+    session.crops = 0
+    new = np.arange(100) % 5 == 0
+    read = infer._symmetric_shapes(session, lit, shape_p, new)
+    changed = np.flatnonzero((read != shape_p).any(axis=1))
+    assert set(changed) == set(unsure[new[unsure]]) and session.crops == 7 * len(changed)

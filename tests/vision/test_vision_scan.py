@@ -345,3 +345,31 @@ def test_a_photo_is_read_again_only_when_a_pattern_makes_most_of_it(monkeypatch,
     if reads == 1:
         assert not found & set(marked)
     assert 0 < len(found) <= len(truth) - len(marked)
+
+
+def test_the_crops_of_tiles_whose_kind_is_known_are_read_in_one_orientation(monkeypatch):
+    """The live loop knows its board's kinds, and tells the scan where those tiles lay: only
+    the other crops are read in all eight orientations where unsure. Known tiles half a
+    cell away from where they lie (a camera knocked since) are not taken for them."""
+    from vision.classifier import infer
+    from vision.evaluate.real import oblique_render
+
+    _, image = oblique_render(0, (50, 60))
+    tiles = scan_image(image, COLOURS).tiles
+    turned: list[int] = []
+    original = infer._symmetric_shapes
+
+    def recording(session, lit, shape_p, reread):
+        unsure = shape_p.max(axis=1) < infer.SYMMETRY_BELOW
+        turned.append(int((unsure & (True if reread is None else reread)).sum()))
+        return original(session, lit, shape_p, reread)
+
+    monkeypatch.setattr(infer, "_symmetric_shapes", recording)
+    centres = np.array([t.center for t in tiles])
+    pitch = scan_image(image, COLOURS).lattice.pitch_px
+    again = scan_image(image, COLOURS, known=centres + (0.5 * pitch, 0.0))
+    assert turned[-1] >= 3
+    assert [t.guess.tile for t in again.tiles] == [t.guess.tile for t in tiles]
+    known = scan_image(image, COLOURS, known=centres)
+    assert turned[-1] <= len(known.doubtful)  # a crop not taken for a tile is no known one
+    assert len(known.tiles) == len(tiles)

@@ -267,6 +267,19 @@ def test_a_printed_board_beyond_the_tiles_does_not_lead_their_lattice_astray(mon
     assert all(tiles[f] == truth[t] for f, t in pairs.items())
 
 
+def test_tiles_read_as_no_kind_in_particular_send_the_lattice_along_other_axes():
+    """Held-out board 218 of ``--oblique`` at 50-60 degrees, through a 114-degree lens: the
+    tiles' diagonals outweighed their sides, and the lattice along them put 39 tiles on
+    cells, 9 of them between tiles, and read 1 right, each at about even odds. Along the
+    next pair of axes every tile is placed and read surely."""
+    truth, image = oblique_render(218, (50, 60))
+    tiles = {(t.x, t.y): t.guess for t in scan_image(image, COLOURS).tiles}
+    pairs = align(tiles, truth)
+    assert len(tiles) == len(pairs) == len(truth) == 39
+    assert all(tiles[f].tile == truth[t] for f, t in pairs.items())
+    assert min(guess.confidence for guess in tiles.values()) > 0.9
+
+
 def test_a_degenerate_fit_is_not_taken_for_a_camera_s_view():
     cells = np.array([[x, y] for x in range(4) for y in range(3)], float)
     overhead = np.array([[40.0, 0, 100], [0, 40, 80], [0, 0, 1]])

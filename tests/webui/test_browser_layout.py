@@ -173,8 +173,10 @@ def test_qwirkle_watch_marks_lines_of_five_with_unseen_copies(live, open_page):
     assert page.locator(".board .watch").count() == 0
 
 
-@pytest.mark.parametrize("size", ["phone", "tablet", "landscape tablet"])
+@pytest.mark.parametrize("size", ["phone", "tablet", "landscape tablet", "landscape phone"])
 def test_confirm_is_on_screen_while_a_move_waits(live, open_page, size):
+    """Confirm, and the move it confirms: on a phone held sideways the bar at the foot took a
+    quarter of the height and the move lay below the fold under it."""
     from playwright.sync_api import expect
 
     game = live.game()
@@ -183,6 +185,11 @@ def test_confirm_is_on_screen_while_a_move_waits(live, open_page, size):
     expect(confirm).to_be_enabled()
     assert inside_viewport(page, "[data-action=confirm]")
     assert inside_viewport(page, "[data-action=dismiss]")
+    assert inside_viewport(page, ".pending .board .new")
+    new_tile = box(page, ".pending .board .new")
+    assert page.evaluate(
+        "([x, y]) => !document.elementFromPoint(x, y).closest('[data-action-bar]')",
+        [new_tile["x"] + new_tile["width"] / 2, new_tile["y"] + new_tile["height"] / 2])
     # Not covered by anything: a tap at its centre lands on it.
     b = box(page, "[data-action=confirm]")
     hit = page.evaluate(
@@ -503,7 +510,10 @@ def test_winner_moment_on_every_screen_and_the_archive(live, open_page):
         expect(page.locator("[data-winner] h2")).to_contain_text(
             f"A tie: {PLAYERS[1]}, {PLAYERS[5]} share the win!")
         expect(page.locator("[data-winner] tr.won")).to_have_count(2)
-        expect(page.locator("[data-winner] .best")).to_contain_text("5 points (turn 2)")
+        # turns 2 and 6 both scored 5: both are named, not the earlier alone
+        expect(page.locator("[data-winner] .best")).to_contain_text("5 points each:")
+        expect(page.locator("[data-winner] .best")).to_contain_text("(turn 2), ")
+        expect(page.locator("[data-winner] .best")).to_contain_text("(turn 6).")
         # Nothing else happens on that game: the waiting move and the buttons are gone.
         # (Each part of the page follows the stream on its own: wait for every one.)
         expect(page.locator(".pending, [data-action=confirm], [data-action=undo]")
@@ -1247,3 +1257,30 @@ def test_the_pages_follow_the_browsers_text_size(live, open_page):
     cdp.send("Page.setFontSizes", {"fontSizes": {"standard": 24, "fixed": 20}})
     page.reload()
     assert page.evaluate(size) == "24px"
+
+
+def test_the_edit_dialog_says_what_a_fix_makes_of_the_turn(live, open_page):
+    """After a fix the edit dialog no longer says what the turn was ("Now: 3 tiles for 3
+    points." stayed above a Save the server refused, which closed the dialog and lost the
+    fixes): it says why the game would refuse it and holds Save back, then what it scores
+    once the fix is undone."""
+    from playwright.sync_api import expect
+
+    game = live.game()
+    page = open_page("phone", f"{live.base}/games/{game}/tablet")
+    page.click(".turns li[data-turn='0'] [data-action=edit]")
+    dialog, now = page.locator("#edit-dialog"), page.locator("#edit-dialog [data-edit-now]")
+    expect(now).to_have_text("Now: 3 tiles for 3 points.")
+    save = dialog.locator("[data-action=save-edit]")
+    for colour, shape, said in (("blue", "star", "Not a legal move:"),
+                                ("red", "circle", "Once saved: 3 tiles for 3 points.")):
+        dialog.locator("[data-edit-fix='0']").click()
+        page.click(f"#fix-dialog [data-pick-colour='{colour}']")
+        page.click(f"#fix-dialog [data-pick-shape='{shape}']")
+        page.click("#fix-dialog [data-fix-use]")
+        expect(now).to_contain_text(said)
+        if colour == "blue":
+            expect(save).to_be_disabled()
+        else:
+            expect(save).to_be_enabled()
+    expect(dialog).to_be_visible()

@@ -518,3 +518,27 @@ def test_a_tile_of_a_colour_the_set_lacks_is_refused_and_changes_nothing(table, 
     assert answer.json["error"] == (f"This set has no {odd} tiles; its colours are "
                                     f"{', '.join(colours[:5])}, and {colours[5]}.")
     assert table.client.get(f"/api/games/{game}/state").json == before
+
+
+def test_an_edit_is_checked_before_it_is_saved(table, game):
+    """The edit dialog asks what a fixed turn would be after each fix: its score, or why the
+    game would refuse it; nothing changes until Save, and a guest without the token may not
+    ask."""
+    table.place(game, ROW)
+    table.place(game, [{"x": 3, "y": 0, "colour": "red", "shape": "square"}])
+    check = f"/api/games/{game}/turns/0/check"
+    four = [{"x": -1, "y": 0, "colour": "red", "shape": "diamond"}] + ROW
+    answer = table.post(check, {"kind": "place", "tiles": four}).json
+    assert answer == {"legal": True, "score": 4, "said": "Once saved: 4 tiles for 4 points."}
+    mixed = [{**ROW[0], "colour": "blue", "shape": "circle"}, *ROW[1:]]
+    answer = table.post(check, {"kind": "place", "tiles": mixed}).json
+    assert answer["legal"] is False and answer["said"].startswith("Not a legal move:")
+    # A fix that breaks a later turn says which.
+    answer = table.post(check, {"kind": "place", "tiles": ROW[:2]}).json
+    assert answer["legal"] is False and "turn 2" in answer["said"]
+    assert [p["score"] for p in table.client.get("/api/state").json["players"]] == [3, 4]
+    assert table.client.post(check, json={"kind": "place", "tiles": four}).status_code == 403
+    assert table.post(f"/api/games/{game}/turns/9/check",
+                      {"kind": "place", "tiles": four}).status_code == 400
+    table.post(f"/api/games/{game}/finish", {"went_out": None})
+    assert table.post(check, {"kind": "place", "tiles": four}).json["legal"] is False

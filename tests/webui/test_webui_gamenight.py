@@ -273,3 +273,24 @@ def test_a_move_legal_once_players_set_one_aside_does_not_say_none_is(table):
     shown = table.post(f"/api/games/{game}/pending/dismiss").json["pending"]
     assert shown["legal"] and shown["score"] == 1
     assert "no_legal_reading" not in shown["doubt_codes"]
+
+
+def test_turns_that_tie_for_best_are_all_named(table):
+    """Two turns of 3 points, by Ann then by Bob: the winner card names both (it credited
+    Ann alone, the earlier); a game whose turns scored nothing praises no "best turn" of 0
+    points (an exchange)."""
+    game = table.new_game(["Ann", "Bob"])
+    table.place(game, ROW)
+    table.place(game, [{"x": 0, "y": 1, "colour": "blue", "shape": "star"},
+                       {"x": 0, "y": 2, "colour": "green", "shape": "star"}])
+    table.post(f"/api/games/{game}/finish", {"went_out": None})
+    html = table.client.get(f"/games/{game}/tablet").data.decode()
+    assert ("Best turns, 3 points each: <bdi class=\"name\">Ann</bdi> (turn 1), "
+            "<bdi class=\"name\">Bob</bdi> (turn 2).") in html
+    assert "Best turn:" not in html
+
+    game = table.new_game(["Ann", "Bob"])
+    table.post(f"/api/games/{game}/turns", {"kind": "exchange", "count": 2})
+    table.post(f"/api/games/{game}/finish", {"went_out": None})
+    html = table.client.get(f"/games/{game}/tablet").data.decode()
+    assert "data-winner" in html and "Best turn" not in html

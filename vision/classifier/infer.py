@@ -212,8 +212,10 @@ def tile_probs(crops: np.ndarray, gain: np.ndarray | None = None) -> np.ndarray:
     return _sigmoid(tile_logit)
 
 
-def _symmetric_shapes(session: Any, lit: np.ndarray, shape_p: np.ndarray) -> np.ndarray:
-    """Shape probabilities with each unsure crop read again in its seven other orientations.
+def _symmetric_shapes(session: Any, lit: np.ndarray, shape_p: np.ndarray,
+                      reread: np.ndarray | None) -> np.ndarray:
+    """Shape probabilities with each unsure crop read again in its seven other orientations
+    (only those ``reread`` marks, where given).
 
     Every symbol looks the same turned by quarter turns or mirrored, so where the network's
     reading changes with the orientation, it is unsure of the symbol itself (a small far
@@ -221,7 +223,7 @@ def _symmetric_shapes(session: Any, lit: np.ndarray, shape_p: np.ndarray) -> np.
     any one. Sure crops (most of them) are not read again.
     """
     sureness = shape_p.max(axis=1)
-    unsure = np.flatnonzero(sureness < SYMMETRY_BELOW)
+    unsure = np.flatnonzero((sureness < SYMMETRY_BELOW) & (True if reread is None else reread))
     unsure = np.sort(unsure[np.argsort(sureness[unsure], kind="stable")[:SYMMETRY_MOST]])
     if not len(unsure):
         return shape_p
@@ -241,8 +243,8 @@ def _sigmoid(logits: np.ndarray) -> np.ndarray:
 
 
 def classify_crops(crops: np.ndarray, colours: Sequence[str] = COLOURS,
-                   adapter: SetAdapter | None = None,
-                   gain: np.ndarray | None = None) -> list[TileGuess]:
+                   adapter: SetAdapter | None = None, gain: np.ndarray | None = None,
+                   reread: np.ndarray | None = None) -> list[TileGuess]:
     """Read every crop of one frame (N, 64, 64, 3 BGR uint8, per the crop contract).
 
     `colours` is the set in play (default red, orange, yellow, green, blue, purple); labels are
@@ -251,6 +253,8 @@ def classify_crops(crops: np.ndarray, colours: Sequence[str] = COLOURS,
     shape and colour probabilities before that; every guess carries the features to learn from.
     `gain` overrides the light's correction measured on the crops (:func:`frame_gain`): crops
     of a few free cells are better judged under the light their frame's tiles show.
+    ``reread`` (N bools; None: all) marks the crops that may be read again in their other
+    orientations where unsure (:func:`_symmetric_shapes`).
     Raises ModelMissingError when the model file is absent, ModelError when it is unreadable,
     and ValueError for a wrong input.
     """
@@ -260,7 +264,7 @@ def classify_crops(crops: np.ndarray, colours: Sequence[str] = COLOURS,
     session = _get_session()
     lit = _lit(crops, frame_gain(crops) if gain is None else gain)
     shape_logits, colour_logits, tile_logit = session.run(None, {"crops": lit})
-    shape_p = _symmetric_shapes(session, lit, _softmax(shape_logits))
+    shape_p = _symmetric_shapes(session, lit, _softmax(shape_logits), reread)
     keep = [ALL_COLOURS.index(c) for c in names]
     colour_p = _softmax(colour_logits[:, keep])
     features = crop_features(lit)

@@ -247,6 +247,21 @@ function showWaitingTiles() {
 showWaitingTiles();
 document.addEventListener("toggle", showWaitingTiles, true);  // "Enter it by hand" opened
 
+// A phone held sideways has room for the header, the turn and the move's title, not the move:
+// a move that arrives (or is waiting when the page opens) below the fold is scrolled up to the
+// top, once per move, so that what Confirm confirms is in sight beside it.
+const SHORT_SCREEN = window.matchMedia("(orientation: landscape) and (max-height: 540px)");
+let moveBroughtUp = null;
+function bringUpWaitingMove() {
+  const card = document.querySelector(".view-tablet .pending[data-shown]");
+  const key = card ? card.dataset.shown : null;
+  if (!card || key === moveBroughtUp || !SHORT_SCREEN.matches) return;
+  moveBroughtUp = key;
+  const board = card.querySelector(".board-scroll, svg.board");
+  if (board && board.getBoundingClientRect().top > innerHeight / 2) card.scrollIntoView({ block: "start" });
+}
+bringUpWaitingMove();
+
 // Answers a promise settled once the parts show the latest state, for what must be done
 // on the page as redrawn (see keepAboveNotice).
 function refreshParts() {
@@ -259,6 +274,7 @@ function refreshParts() {
       redrawAgain = false;
       await Promise.all(Array.from(document.querySelectorAll("[data-part]"), refreshPart));
       showWaitingTiles();
+      bringUpWaitingMove();
       flashLastMove();
     } while (redrawAgain);
     redraw = null;
@@ -469,6 +485,8 @@ function openEdit(index, now) {
   const name = state.players[turn.player].name;
   editDialog.querySelector("[data-edit-title]").textContent = fmt("edit_title", { n: index + 1, name });
   editDialog.querySelector("[data-edit-now]").textContent = now;
+  editDialog.querySelector("[data-edit-now]").classList.remove("reason");
+  editDialog.querySelector("[data-action=save-edit]").disabled = false;
   // Only what can be saved: tiles to fix for a placement; a pass only once the bag is empty.
   editDialog.querySelector("[data-action=save-edit]").hidden = !editing.tiles.length;
   editDialog.querySelector("[data-edit-hint]").hidden = !editing.tiles.length;
@@ -480,6 +498,27 @@ function openEdit(index, now) {
     b.classList.toggle("chosen", turn.kind === "exchange" && Number(b.dataset.count) === turn.count);
   });
   openWatched(editDialog, editing.staleWhen);
+}
+
+// After each fix the dialog says what the turn would become, or why the game would refuse
+// it, and holds Save back meanwhile: it went on saying what the turn was ("Now: 3 tiles for 3
+// points") above a Save that the server then refused, which closed it and lost the fixes.
+async function checkEdit() {
+  const asked = editing;
+  const check = (asked.checks = (asked.checks || 0) + 1);
+  const save = editDialog.querySelector("[data-action=save-edit]");
+  const now = editDialog.querySelector("[data-edit-now]");
+  save.hidden = !asked.tiles.length;
+  save.disabled = true;
+  now.classList.remove("reason");
+  if (!asked.tiles.length) return;
+  const data = await send("POST", api(`/turns/${asked.index}/check`),
+    { kind: "place", tiles: plainTiles(asked.tiles) });
+  if (editing !== asked || asked.checks !== check) return;  // a later fix asked again
+  save.disabled = Boolean(data) && !data.legal;  // unanswered: the server judges the Save
+  if (!data) return;
+  now.textContent = data.said;
+  now.classList.toggle("reason", !data.legal);
 }
 
 async function saveEdit(turn) {
@@ -655,6 +694,7 @@ document.addEventListener("click", (event) => {
     openFix(editing.tiles, Number(target.dataset.editFix), (tiles) => {
       editing.tiles = tiles;
       drawEditTiles();
+      checkEdit();
     }, editing.staleWhen);
   } else if (target.dataset.fix !== undefined && state && state.pending && body.dataset.csrf) {
     const shown = state.pending.key;  // the move being fixed, should another replace it
