@@ -1,5 +1,5 @@
 """Languages in a real browser (Debian's chromium through Playwright), against `qwirkle serve`
-in demo mode: a tablet switches to Arabic from the menu while a laptop stays in English on the
+without a camera: a tablet switches to Arabic from the menu while a laptop stays in English on the
 same game, the Arabic page mirrors and still updates live, and no language overflows a tablet
 screen. Leaves a screenshot of the tablet per language in docs/screenshots/ (the README shows
 the Arabic one)."""
@@ -22,8 +22,13 @@ LANDSCAPE = {"width": 1280, "height": 800}
 
 @pytest.fixture
 def server(tmp_path):
+    """A server with a game running and no camera. With the demo as the camera, its first
+    move could arrive while the test put up a move of its own: re-offered ahead of it, and
+    illegal on the test's board, it took the waiting card (a loaded CI machine, once)."""
     pool = Servers(tmp_path / "games.sqlite3")
-    yield pool.start("demo")
+    started = pool.start("none")
+    started.api("POST", "/api/games", {"players": ["Ann", "Bob"]})
+    yield started
     pool.close()
 
 
