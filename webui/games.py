@@ -195,6 +195,18 @@ def _cells(value: object) -> list[Cell]:
     return [(cell[0], cell[1]) for cell in value if isinstance(cell, list) and len(cell) == 2]
 
 
+def _judged(game: Game, kind: Event, payload: dict[str, Any]) -> TableGame:
+    """The game as one action would leave it (nothing logged); Conflict when the game refuses
+    it. An ended game takes none but Play on: the tablets offer no change to a finished
+    score sheet, so one that comes is a stale or replayed request."""
+    if game.table.ended and kind is not Event.PLAY_ON:
+        raise Conflict(_l("the game is over"), "game_over")
+    try:
+        return apply_event(game.table, kind, payload)
+    except IllegalMove as error:
+        raise Conflict(error.refusal) from None
+
+
 def apply_event(table: TableGame, kind: Event, payload: dict[str, Any]) -> TableGame:
     """One logged event applied to a game; raises PayloadError or IllegalMove."""
     if kind == Event.PLAY:
@@ -373,18 +385,12 @@ class Games:
             return self.act(game_id, Event.PLAY_ON, {})
 
     def act(self, game_id: int, kind: Event, payload: dict[str, Any]) -> Game:
-        """Apply, log, then publish one confirmed action. An ended game takes none but Play
-        on: the tablets offer no change to a finished score sheet, so one that comes is a
-        stale or replayed request (a second tablet's End game naming another player who
-        went out would silently change who won)."""
+        """Apply, log, then publish one confirmed action (judged by :func:`_judged`: a
+        second tablet's End game naming another player who went out would silently change
+        who won)."""
         with self._lock:
             game = self.get(game_id)
-            if game.table.ended and kind is not Event.PLAY_ON:
-                raise Conflict(_l("the game is over"), "game_over")
-            try:
-                table = apply_event(game.table, kind, payload)
-            except IllegalMove as error:
-                raise Conflict(error.refusal) from None
+            table = _judged(game, kind, payload)
             game.seq = self.log.append(game_id, kind, payload)
             game.table = table
             self._queue_changed(game, laid_since=kind is Event.PLAY_ON)
@@ -423,13 +429,7 @@ class Games:
         server then refused, which closed the dialog and lost the fixes."""
         turn = self._sent_turn(game_id, turn_body)
         with self._lock:
-            game = self.get(game_id)
-            if game.table.ended:
-                raise Conflict(_l("the game is over"), "game_over")
-            try:
-                table = apply_event(game.table, Event.REPLACE, {"index": index, "turn": turn})
-            except IllegalMove as error:
-                raise Conflict(error.refusal) from None
+            table = _judged(self.get(game_id), Event.REPLACE, {"index": index, "turn": turn})
             return table.turns[index]
 
     def redo(self, game_id: int, index: int, turn_body: object, seen: int | None = None) -> Game:
