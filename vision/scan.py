@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from engine.tiles import COLOURS
+from engine.tiles import COLOURS, Tile
 from vision import detect, lattice, topface
 from vision.adapt import SetAdapter
 from vision.classifier import BODY_SHARE, TileGuess, classify_crops, frame_gain, tile_probs
@@ -510,14 +510,21 @@ def scan_image(image: np.ndarray, colours: Sequence[str] = COLOURS,
     light mark or a tablecloth's check. Those above :data:`MAYBE_TILE_PROB` are kept
     apart in ``doubtful``, and so is table seen through a gap in an oblique view
     (:func:`vision.topface.through_gap`). A table's pattern read as tiles is left out
-    (:func:`_patterned`), unless ``patterns`` is False: a calibration block holds each kind
-    once, and many of one reading there are an odd set misread, which is what it learns from.
+    (:func:`_patterned`), and readings of a kind read more often than a set holds it are
+    doubtful where unsure of it (:func:`_beyond_the_set`), unless ``patterns`` is False: a
+    calibration block holds each kind once, and many of one reading there are an odd set
+    misread, which is what it learns from.
 
     ``known``: photo pixels (M, 2) where tiles lie whose kind the caller knows (the live
     loop's board). Their crops are read once, not in every orientation where unsure
     (:func:`vision.classifier.classify_crops`): only the new tiles' kinds are at stake. On
     the hundred-tile boards late in the hardest footage the eight readings of up to 48
     unsure crops cost over a quarter of a read (0.16 of 0.56 s, game 121 at 229 s).
+    A caller that knows the board also judges the new tiles' kinds by the rules and the tiles
+    it knows (:func:`vision.decode.decode_move` weighs a reading's other labels), so no
+    reading is held back for its kind's count: late in a game a set's three of most kinds
+    lie on the board, and a new tile read as a fourth is a misreading the decoder can put
+    right, where held back it would be missing from its move.
     """
     start = time.perf_counter()
     located, guesses, loose = _read(image, colours, adapter, patterns=patterns, known=known)
@@ -532,12 +539,58 @@ def scan_image(image: np.ndarray, colours: Sequence[str] = COLOURS,
                               np.array([g.tile_prob for g in guesses[:n]]))
     board = [(r, g) for r, g in zip(readings[:n], gap, strict=True) if r.visible >= MIN_VISIBLE]
     apart = [r for r in readings[n:] if r.visible >= MIN_VISIBLE]
+    if patterns and known is None:
+        board = [(r, g or excess) for (r, g), excess in zip(
+            board, _beyond_the_set([r.guess for r, _ in board]), strict=True)]
     tiles = [r for r, g in board if _sure(r.guess) and not g]
     doubtful = [r for r, g in board if r.guess.tile_prob >= MAYBE_TILE_PROB
                 and (g or not _sure(r.guess))]
     return ScanResult(tiles, located.lattice if tiles else None,
                       (time.perf_counter() - start) * 1000, doubtful,
                       [r for r in apart if _sure(r.guess)])
+
+
+COPIES = 3
+"""Tiles of each kind in a set: a photo that reads more of one kind holds misreadings."""
+
+BEYOND_SURE = 0.9
+"""Label confidence from which a reading counts as a tile however many of its kind the
+photo shows. On ``--cloths`` board 17 (checks at 45 degrees to the tiles) nine checks beside
+the board read as purple diamonds at 0.63-0.85, where its 26 tiles read 0.95 or more; the
+rendered boards' random layouts, which are no set, hold four of a kind read surely."""
+
+
+def _beyond_the_set(guesses: Sequence[TileGuess]) -> list[bool]:
+    """Which readings are doubtful, not tiles, because their kind was read more often than a
+    set holds it (:data:`COPIES`): of a kind read surely as a tile more than three times, the
+    readings unsure of it (:data:`BEYOND_SURE`) beyond the surest three.
+
+    One of them at least is a misreading, and the least sure are the likeliest: a tile of
+    another kind read as this one, or the table's pattern read as a tile.
+
+    >>> from engine.tiles import Tile
+    >>> def read(p):
+    ...     return TileGuess(Tile("purple", "diamond"), p, {}, {})
+    >>> _beyond_the_set([read(0.99), read(0.8), read(0.7)])
+    [False, False, False]
+    >>> _beyond_the_set([read(0.99), read(0.6), read(0.7), read(0.8), read(0.95)])
+    [False, True, True, False, False]
+    >>> _beyond_the_set([read(0.99)] * 4 + [read(0.8)])
+    [False, False, False, False, True]
+    """
+    sure = [_sure(g) for g in guesses]
+    beyond = [False] * len(guesses)
+    kinds: dict[Tile, list[int]] = {}
+    for i, g in enumerate(guesses):
+        if sure[i]:
+            kinds.setdefault(g.tile, []).append(i)
+    for found in kinds.values():
+        if len(found) <= COPIES:
+            continue
+        ranked = sorted(found, key=lambda i: -guesses[i].confidence)
+        for rank, i in enumerate(ranked):
+            beyond[i] = rank >= COPIES and guesses[i].confidence < BEYOND_SURE
+    return beyond
 
 
 def _sure(guess: TileGuess) -> bool:

@@ -116,6 +116,12 @@ ARM_PATIENCE = 60.0
 Twice the 30 s a player may rest an arm at the table's edge; only something left lying at
 the edge of the picture (a box, a cup) stays that long, and it must not stop the game."""
 
+AHEAD_SHARE = 0.5
+"""Share of ``still_seconds`` a still spell lasts before its picture may be read ahead of the
+gate's verdict (:meth:`StableGate.ripe`): three frames at 10 fps, long enough that a hand
+lifting away has gone, and the read (half a second on a late board on a 2-core laptop)
+overlaps the rest of the spell instead of following it."""
+
 STILL_FRAMES = 10
 """At most this many frames of a still spell are averaged before comparing with the reference."""
 
@@ -424,6 +430,8 @@ class StableGate:
     """Whether the last frame moved against the anchor (see ``JOLT``)."""
     _asked: bool = False
     """Whether this still spell's arm was put to the tracker (:meth:`resolve`)."""
+    _ahead: bool = False
+    """Whether this still spell was offered for a read ahead of the verdict (:meth:`ripe`)."""
     _doubt: tuple[np.ndarray, float, np.ndarray] | None = None
     """The doubted still picture, its time and its change mask, until resolved."""
     _still: list[np.ndarray] = field(default_factory=list)
@@ -448,7 +456,7 @@ class StableGate:
         if restart or (stirred and self._done):
             self._anchor, self._still_since, self._done = thumb, t, False
             self._moving_frames, self._still = self._moving_frames + 1, []
-            self._searched = self._asked = False
+            self._searched = self._asked = self._ahead = False
         if self._reference is not None and not self._done:
             self._watch(thumb, t)  # a still scene already judged needs no watching
         if moving or self._done:
@@ -462,15 +470,8 @@ class StableGate:
         thumb = np.mean(self._still[-STILL_FRAMES:], axis=0)
         if self._reference is not None:
             self._motion = camera_motion(self._reference, thumb, self._turns())
-            contrast, mask = changed_masks(self._reference, thumb, self._motion)
-            # worth a scan by the contrast: colour makes a speck far smaller than the cells
-            # look bigger than a tile; or by colour over ``COLOUR_CELLS`` of a cell (small
-            # tiles whose grey is the table's show only in colour)
-            changed = contrast.mean()
-            h, w = thumb.shape[:2]
-            cell_area = self.cell ** 2 * w / h  # share of the thumbnail
-            if (changed < min(CHANGE_FRACTION, TILE_CHANGE * cell_area)
-                    and mask.mean() < max(CHANGE_FRACTION, COLOUR_CELLS * cell_area)):
+            changed, mask = self._change(thumb, self._motion)
+            if changed is None:
                 self._rebase(thumb, t)  # follows slow light drift and a knocked camera
                 self._done = True
                 return False
@@ -492,6 +493,50 @@ class StableGate:
                 return True
         self._let_through(thumb, t)
         return True
+
+    def _change(self, thumb: np.ndarray, motion: Motion
+                ) -> tuple[float | None, np.ndarray]:
+        """How much of ``thumb`` differs from the reference in contrast (None: too little to
+        be worth a scan), and where it differs in contrast or colour."""
+        assert self._reference is not None, "change is measured from a still reference"
+        contrast, mask = changed_masks(self._reference, thumb, motion)
+        # worth a scan by the contrast: colour makes a speck far smaller than the cells
+        # look bigger than a tile; or by colour over ``COLOUR_CELLS`` of a cell (small
+        # tiles whose grey is the table's show only in colour)
+        changed = float(contrast.mean())
+        h, w = thumb.shape[:2]
+        cell_area = self.cell ** 2 * w / h  # share of the thumbnail
+        if (changed < min(CHANGE_FRACTION, TILE_CHANGE * cell_area)
+                and mask.mean() < max(CHANGE_FRACTION, COLOUR_CELLS * cell_area)):
+            return None, mask
+        return changed, mask
+
+    def ripe(self, t: float) -> bool:
+        """Whether the still spell under way, ``AHEAD_SHARE`` of ``still_seconds`` old at
+        ``t``, already shows a change worth a scan with no arm in it: a picture the caller
+        may read ahead of the gate's verdict (once per spell; :attr:`spell` tells the spells
+        apart). A read takes about as long as the rest of the spell, so a move whose spell
+        the gate then lets through is reported half a spell sooner.
+
+        The verdict stays the gate's: it still waits the whole ``still_seconds``, and a spell
+        that stirs before then starts anew (the picture read ahead is then not the still
+        one)."""
+        if (self._done or self._stirred or self._ahead or not self._still
+                or t - self._still_since < AHEAD_SHARE * self.still_seconds):
+            return False
+        self._ahead = True
+        if self._reference is None:
+            return True
+        thumb = np.mean(self._still[-STILL_FRAMES:], axis=0)
+        changed, mask = self._change(thumb, camera_motion(self._reference, thumb,
+                                                          self._turns()))
+        return changed is not None and not (changed < GLOBAL_FRACTION
+                                            and arm_over(mask, self.footprint))
+
+    @property
+    def spell(self) -> float:
+        """When the still spell under way began (the frame time that opened it)."""
+        return self._still_since
 
     @property
     def still(self) -> bool:
@@ -639,7 +684,7 @@ class StableGate:
         self._anchor = self._reference = self._since = self._appeared = self._earlier = None
         self._former = None
         self._motion, self._moving_frames, self._gap = Motion(), 0, False
-        self.unseen = self._done = self._asked = self._stirred = False
+        self.unseen = self._done = self._asked = self._stirred = self._ahead = False
         self._doubt = None
 
 

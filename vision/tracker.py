@@ -11,6 +11,11 @@ it is gone. The first move, and a position whose read missed known tiles, are fi
 again from the next frame, when nothing stirred between: a single frame can scan badly where
 the next does not.
 
+A read is not left until the gate's verdict: halfway through a still spell that shows a
+change worth a scan (:meth:`StableGate.ripe`) the tracker reads that picture, and the verdict
+on the spell takes it (and, for a second look, reads its own frame at once). A late board's
+read takes about as long as the spell, so moves come half a spell sooner.
+
 The position reader (:mod:`vision.reader`) scans each still picture and puts its tiles on the
 board's cells, tiles off the board apart. Two helpers keep what the tracker learns between
 positions: the change witness
@@ -115,6 +120,10 @@ class MoveTracker:
         self._gate = StableGate(self.still_seconds)
         self._reader = PositionReader(self.colours)
         self._held: _Held | None = None
+        self._ahead: tuple[float, Frame, Position | None] | None = None
+        """A picture of the still spell under way read ahead of the gate's verdict
+        (:meth:`StableGate.ripe`), with the spell's start: the gate's verdict on that spell
+        takes it instead of reading its own frame."""
         self._first_look: tuple[Frame, Position | None] | None = None
         """A position the gate let through (the first move, or one whose read missed tiles
         of the board), waiting one frame for a second look (:meth:`_second_look`)."""
@@ -164,6 +173,7 @@ class MoveTracker:
         # a position waiting for its second look was read against the board before: read
         # the next frame against this one instead
         self._rescan |= self._first_look is not None
+        self._ahead = None
         self._witness.suspects.clear()  # the players have looked at the table
         self._ledger.clear()  # and their labels are final
         self._left_out.clear()
@@ -205,16 +215,21 @@ class MoveTracker:
         """Look at one frame; return the moves it completes (usually none)."""
         self._frame = frame.image
         if frame.still or self._rescan:
-            self._rescan, self._first_look = False, None
+            self._rescan, self._first_look, self._ahead = False, None, None
             return self._position(frame, False, self._read(frame))
         if self._gate.update(frame.image, frame.t):
-            position = self._read(frame)
-            if self._gate.doubted and not self._gate.resolve(self._explaining(position, frame)):
+            ahead, self._ahead = self._ahead, None
+            seen, position = (ahead[1:] if ahead is not None and ahead[0] == self._gate.spell
+                              else (frame, self._read(frame)))
+            if self._gate.doubted and not self._gate.resolve(self._explaining(position, seen)):
                 return []  # an arm at the edge: wait for it to leave
-            if not self.board or self._newly_missed(position, frame):
+            if not self.board or self._newly_missed(position, seen):
+                if seen is not frame:  # read ahead: this frame is the second look
+                    seen, position = self._second_look((seen, position), frame)
+                    return self._position(seen, True, position)
                 self._first_look = (frame, position)
                 return []  # look at one more picture of the position before judging it
-            return self._position(frame, True, position)
+            return self._position(seen, True, position)
         if (look := self._first_look) is not None:
             self._first_look = None
             seen, position = self._second_look(look, frame)
@@ -222,6 +237,8 @@ class MoveTracker:
         if self._held is not None and frame.t - self._held.frame.t >= PATIENCE:
             held, self._held = self._held, None
             return self._report(held.frame, held.registration)
+        if self._gate.ripe(frame.t):
+            self._ahead = (self._gate.spell, frame, self._read(frame))
         return []
 
     def _lasting(self) -> set[Cell]:

@@ -100,14 +100,17 @@ def _shoot(image: np.ndarray, rng: np.random.Generator, wobble: float = 1.5,
 
 def _film(gate: StableGate, scenes: list[tuple[np.ndarray, float]], rng, start: float = 0.0,
           tiles: Footprint | None = None, asked: list[float] | None = None,
-          **camera) -> list[float]:
+          ripe: list[float] | None = None, **camera) -> list[float]:
     """Feed each (scene, seconds) at 10 fps; the times at which the gate let a frame through
-    (``tiles`` and ``asked``: see :func:`_let_through`)."""
+    (``tiles`` and ``asked``: see :func:`_let_through`). ``ripe`` collects the times of the
+    other frames the gate offers to read ahead of its verdict, as the tracker asks."""
     fired, t = [], start
     for image, seconds in scenes:
         for _ in range(round(seconds * 10)):
             if _let_through(gate, _shoot(image, rng, **camera), t, tiles, asked):
                 fired.append(round(t, 1))
+            elif ripe is not None and gate.ripe(t):
+                ripe.append(round(t, 1))
             t += 0.1
     return fired
 
@@ -125,6 +128,29 @@ def test_wobble_and_flicker_are_not_change_and_a_one_second_pause_is_enough():
     assert len(fired) == 4
     assert all(gate.still_seconds <= round(f - settle, 1) < 1.0
                for f, settle in zip(fired[1:], (3.0, 5.0, 7.0), strict=True)), fired
+
+
+def test_a_still_spell_that_shows_a_move_is_offered_for_reading_halfway_through():
+    """The read of a late board takes about as long as the gate's still spell: read halfway
+    through it, the move is reported half a spell sooner. Only a spell that will show a move
+    is offered: not a reach that places nothing, not a knock, not an arm resting at the edge
+    (each a read of half a second wasted)."""
+    rng = np.random.default_rng(1)
+    gate = StableGate()
+    gate.footprint = _footprint([(470 + 13 + 27 * i, 360) for i in range(7)], pitch=27)
+    resting = _table(5)
+    resting[300:420, 860:] = (110, 140, 200)  # an arm from the right edge, off the tiles
+    scenes = [(_table(1), 2.0), (_hand(_table(1)), 1.0), (_table(1), 1.5),  # an empty reach
+              (_hand(_table(1)), 1.0), (_table(3), 1.5),
+              (_hand(_table(3)), 1.0), (_table(5), 1.5), (resting, 5.0)]
+    ripe: list[float] = []
+    fired = _film(gate, scenes, rng, ripe=ripe, wobble=0.5)
+    knocked = _film(gate, [(_table(5), 3.0)], rng, start=fired[-1] + 7.0, ripe=ripe,
+                    shift=(14.0, -5.0), turn=1.5, wobble=0.5)
+    assert len(fired) == 3 and not knocked  # the first scene and the two moves
+    assert len(ripe) == 3, (ripe, fired)
+    for early, verdict in zip(ripe, fired, strict=True):
+        assert round(verdict - early, 1) == round(gate.still_seconds / 2, 1)
 
 
 def test_a_speckle_in_single_frames_does_not_hold_the_position_back():

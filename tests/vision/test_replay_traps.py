@@ -123,6 +123,36 @@ def test_no_view_gives_no_move_and_loses_no_tile(game):
     assert tracker.board.placed() == before
 
 
+def test_a_move_is_read_halfway_through_its_still_spell(game, monkeypatch):
+    """The gate's verdict takes the picture read halfway through the still spell
+    (:meth:`vision.stable.StableGate.ripe`) instead of reading its own: a late board's read
+    (half a second on a 2-core laptop) then overlaps the spell instead of following it."""
+    from vision import reader
+
+    scanned = []
+
+    def counting(image, colours, adapter=None, known=None):
+        scanned.append(image)
+        return scan_image(image, colours=colours, adapter=adapter, known=known)
+
+    monkeypatch.setattr(reader, "scan_image", counting)
+    tracker = MoveTracker()
+    reports = [(frame.t, move) for frame in clip(game.stills(), target=game.target)
+               for move in tracker.feed(frame)]
+    moves = [move for _, move in reports]
+    assert as_truth(moves, MOVE_1 + MOVE_2 + MOVE_3) == expected(*SCRIPT.moves)
+    # The first move has no board to check its read against: a second look at the verdict
+    # (either picture may be judged).
+    # The second move's hand leaves the gate doubting an arm at the picture's edge, which is
+    # no spell to read ahead (a hand that stops for a moment and moves on would waste the
+    # read): the verdict reads its own picture and asks whether the tiles explain the change.
+    verdict, move = reports[2]
+    assert round(verdict - move.at, 1) == round(tracker.still_seconds / 2, 1)
+    assert reports[1][0] == reports[1][1].at
+    # the empty table and the first move read twice each, the others once: nothing wasted
+    assert len(scanned) == 6
+
+
 def _scan_missing_once(monkeypatch, game):
     """Make the scan miss move 2's yellow circle in the second picture only."""
     from vision import reader

@@ -294,6 +294,27 @@ def test_a_check_read_as_no_kind_in_particular_is_doubtful_not_a_tile():
     assert sum(t.guess.confidence < 0.1 for t in result.doubtful) >= 7
 
 
+def test_more_of_one_kind_than_a_set_holds_are_doubtful_where_unsure():
+    """Board 17 of ``--cloths``: checks at 45 degrees to the tiles. Read along the tiles'
+    axes, ten black checks beside the board read as purple diamonds (label 0.23-0.85) and
+    counted as tiles, where a set holds three of each kind and the board none. Beyond the
+    surest three they are doubtful now, and every one of the 26 tiles is still found and
+    labelled right."""
+    truth, image = cloth_render(17)
+    result = scan_image(image, COLOURS)
+    found = {(t.x, t.y): t.guess.tile for t in result.tiles}
+    pairs = align(found, truth)
+    assert sum(found[f] == truth[t] for f, t in pairs.items()) == len(truth) == 26
+    assert len(found) <= len(truth) + 6  # 13 before
+    purple_diamond = Tile("purple", "diamond")
+    assert sum(t.guess.tile == purple_diamond for t in result.tiles) == 3
+    assert sum(t.guess.tile == purple_diamond for t in result.doubtful) >= 7
+    # a calibration block reads every kind once: many of one reading there are kept, and so
+    # they are when the caller knows the board's tiles and judges new ones by the rules
+    assert len(scan_image(image, COLOURS, patterns=False).tiles) > len(result.tiles)
+    assert len(scan_image(image, COLOURS, known=np.zeros((0, 2))).tiles) > len(result.tiles)
+
+
 def test_tiles_of_one_kind_side_by_side_are_a_pattern_only_when_many_and_sure():
     """Misreads on a real board give a pair or two of one kind side by side, and the rendered
     sets' random layouts up to four: such tiles stay. Five make a pattern, but only of crops
