@@ -26,6 +26,10 @@ A frame is let through to the scan when:
   spell it lets the picture through as :attr:`StableGate.doubted`, and the caller, who can
   read tiles, says with :meth:`StableGate.resolve` whether tiles explain the change.
 
+Halfway through a still spell that already shows such a change, with no arm in it, the gate
+offers the picture to be read ahead of its verdict (:meth:`StableGate.ripe`): a late board's
+read takes about as long as the rest of the spell, and the verdict on that spell takes it.
+
 While it watches, the gate records for each thumbnail pixel when it last started to differ
 from the reference (and has differed since): the order in which a position's tiles appeared,
 which :func:`vision.decode.split_moves` uses when two moves came between still pictures. What
