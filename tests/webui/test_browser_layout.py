@@ -93,7 +93,11 @@ def live(tmp_path):
 
 
 def box(page, selector: str) -> dict:
-    found = page.locator(selector).first.bounding_box()
+    """Where the first element ``selector`` matches lies, once it is shown: a part the page
+    is swapping in after an action (the actions after a confirm) is briefly absent."""
+    shown = page.locator(selector).first
+    shown.wait_for(state="visible", timeout=5000)
+    found = shown.bounding_box()
     assert found is not None, f"{selector} is not shown"
     return found
 
