@@ -345,7 +345,8 @@ def _side_by_side(points: np.ndarray, extents: np.ndarray, spreads: np.ndarray,
                   choices: list[np.ndarray], fit: tuple[np.ndarray, Sketch, Grid | None],
                   score: int) -> tuple[tuple[np.ndarray, Sketch, Grid | None], int]:
     """``fit``, taken for the board game's diagonal start, or another axis choice whose
-    sketch explains clearly more symbols side by side, nearly all, on cells as fine.
+    sketch explains clearly more symbols side by side, nearly all, on cells as fine or as
+    the tiles' own.
 
     The diagonal start's tiles meet at corners, so a lattice along their diagonals explains
     them side by side as well, but on cells 1.4 times as wide (on the real photo
@@ -355,26 +356,23 @@ def _side_by_side(points: np.ndarray, extents: np.ndarray, spreads: np.ndarray,
     the hardest footage at 72 s explained 6 of its 24 symbols so and 4 more by corners, and
     its own axes all 24, on cells as fine.
 
-    A start that explains clearly fewer symbols even by corners than another choice does
-    side by side is no start: the first sketch fits the board nowhere. The other choice then
-    needs cells only finer than a diagonal's (:data:`LOOSELY_FINE`): the frame of game 121
-    at 185.9 s, a dim hundred-tile board under a 1.5-px wobble, gave a first sketch that
-    explained 3 of its 77 symbols side by side and 27 more by corners, and the tiles' own
-    axes all 77 on cells 0.86 as fine; 44 tiles were read on the first, all 77 on the other.
-    Where a real photo's start explains clearly fewer so than a choice along its diagonals
-    side by side, that choice's cells are 0.69-0.72 as fine (`--variant all`).
+    Nor is it a start where another choice's cells fit the symbols as their tiles' own do:
+    symbols span about 0.8 of their tiles' cells (:data:`OWN_SHARE`), and on a real start's
+    diagonals at most 0.67 (`--variant all`). Dim hundred-tile boards under a 1.5-px wobble
+    gave first sketches along their diagonals on cells 1.4 times too fine: game 121's frame
+    at 185.9 s explained 3 of its 77 symbols side by side and 27 more by corners, its own
+    axes all 77 at 0.83 (44 tiles were read on the first, 77 on the other); at 206.4 s 0
+    and 23 of 79, its own axes all 79 at 0.83 (20 tiles read, then 82), where the start's
+    cells were narrower than the symbols (1.10).
     """
     fineness = _symbol_share(points, extents, fit[1].homography)
-    fitted = topface.explained(points, fit[1].homography, topface.ROUND)
     for other in choices[1:]:
         candidate = sketch(points, extents, other, spreads)
         found = topface.explained(points, candidate.homography)
-        if not topface.good_enough(found, len(points)) \
-                or found - score <= topface.SLACK * len(points):
-            continue
-        share = _symbol_share(points, extents, candidate.homography) / fineness
-        if share >= AS_FINE or (share >= LOOSELY_FINE
-                                and found - fitted > topface.SLACK * len(points)):
+        share = _symbol_share(points, extents, candidate.homography)
+        if topface.good_enough(found, len(points)) \
+                and found - score > topface.SLACK * len(points) \
+                and (share >= AS_FINE * fineness or share >= OWN_SHARE):
             return (other, candidate, None), found
     return fit, score
 
@@ -384,11 +382,10 @@ AS_FINE = 0.9
 start's for the other's cells to count as fine (:func:`_side_by_side`): 1/sqrt(2) on the
 start's own diagonals; 0.94 on game 121's frame, whose first lattice ran along the diagonals."""
 
-LOOSELY_FINE = 0.8
-"""Least such ratio where the start explains clearly fewer symbols, corners and all, than the
-other choice side by side (:func:`_side_by_side`): above a lattice along the start's
-diagonals (1/sqrt(2), 0.69-0.72 on the real photos' starts under perspective), below a
-tilted board's other axes (0.86 on game 121's frame at 185.9 s)."""
+OWN_SHARE = 0.75
+"""Least share of a cell's side the symbols span on a lattice for its cells to be the tiles'
+own whatever the start's (:func:`_side_by_side`): 0.83-0.85 on the dim boards of game 121
+of the hardest footage, at most 0.67 on a lattice along a real photo's start's diagonals."""
 
 
 def _symbol_share(points: np.ndarray, extents: np.ndarray, homography: np.ndarray) -> float:
