@@ -11,6 +11,7 @@ screenshots in docs/.
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -92,14 +93,20 @@ def live(tmp_path):
     server.close()
 
 
-def box(page, selector: str) -> dict:
+def box(page, selector: str, seconds: float = 5.0) -> dict:
     """Where the first element ``selector`` matches lies, once it is shown: a part the page
-    is swapping in after an action (the actions after a confirm) is briefly absent."""
+    is swapping in after an action (the actions after a confirm) is briefly absent, and may
+    be swapped again between being seen and being measured (a fresh-clone run caught Undo
+    so twice), so the measuring is tried until it succeeds."""
     shown = page.locator(selector).first
-    shown.wait_for(state="visible", timeout=5000)
-    found = shown.bounding_box()
-    assert found is not None, f"{selector} is not shown"
-    return found
+    deadline = time.monotonic() + seconds
+    while True:
+        shown.wait_for(state="visible", timeout=max(1.0, deadline - time.monotonic()) * 1000)
+        found = shown.bounding_box()
+        if found is not None:
+            return found
+        assert time.monotonic() < deadline, f"{selector} is not shown"
+        page.wait_for_timeout(50)
 
 
 def inside_viewport(page, selector: str) -> bool:
