@@ -411,17 +411,25 @@ draws its symbols out 1.16 times."""
 
 
 def _unstretched(found: list[Symbol]) -> list[Symbol]:
-    """``found`` less the candidates as clear as a symbol (:data:`CLEAR_CONTRAST`: those set
-    the symbols' size) and drawn out more than :data:`MAX_ELONGATION`, where the view draws
-    the symbols out no more than :data:`ROUND_VIEW` (the median of their spreads, each scaled
-    to one size; round with fewer than three). Faint ones are left to
-    :func:`drop_table_like` and the classifier: dropped for being drawn out, a check of
-    board 5 of ``--cloths`` and two gaps of board 12 of ``--oblique`` at 50-60 degrees
-    took tiles with them."""
+    """``found`` less the candidates drawn out more than :data:`MAX_ELONGATION` (those as
+    clear as a symbol, which set the symbols' size) or :data:`SLIVER` (faint ones), where the
+    view draws the symbols out no more than :data:`ROUND_VIEW` (the median of their spreads,
+    each scaled to one size; round with fewer than three). Faint ones less drawn out are left
+    to :func:`drop_table_like` and the classifier: dropped for being drawn out, a check of
+    board 5 of ``--cloths`` (4.7 times as long as wide) and two gaps of board 12 of
+    ``--oblique`` at 50-60 degrees took tiles with them."""
     if not _round_view(found):
         return found
-    # a faint one sets no size and meets drop_table_like; one as clear as a symbol does
-    return [s for s in found if s.elongation <= MAX_ELONGATION or s.contrast < CLEAR_CONTRAST]
+    return [s for s in found
+            if s.elongation <= (MAX_ELONGATION if s.contrast >= CLEAR_CONTRAST else SLIVER)]
+
+
+SLIVER = 6.0
+"""Longest a faint candidate may be drawn out in a view from above (:func:`_unstretched`):
+twice as long as two symbols joined (:data:`PAIR_ELONGATION`). Longer, it is the table seen
+through the gap between two tiles: on a frame of game 113 of the hardest footage one 7.4 times
+as long as wide lay between two tiles of a seven-tile board, and the lattice put a cell on it,
+on cells 0.7 of the tiles' (4 tiles read, 3 of them wrong, for 7)."""
 
 
 def _round_view(found: list[Symbol]) -> bool:
