@@ -346,7 +346,7 @@ def _side_by_side(points: np.ndarray, extents: np.ndarray, spreads: np.ndarray,
                   score: int) -> tuple[tuple[np.ndarray, Sketch, Grid | None], int]:
     """``fit``, taken for the board game's diagonal start, or another axis choice whose
     sketch explains clearly more symbols side by side, nearly all, on cells as fine or as
-    the tiles' own.
+    the tiles' own, or leaving them clearly rounder.
 
     The diagonal start's tiles meet at corners, so a lattice along their diagonals explains
     them side by side as well, but on cells 1.4 times as wide (on the real photo
@@ -364,15 +364,27 @@ def _side_by_side(points: np.ndarray, extents: np.ndarray, spreads: np.ndarray,
     axes all 77 at 0.83 (44 tiles were read on the first, 77 on the other); at 206.4 s 0
     and 23 of 79, its own axes all 79 at 0.83 (20 tiles read, then 82), where the start's
     cells were narrower than the symbols (1.10).
+
+    Nor is it a start whose lattice draws the symbols out clearly more than another choice's
+    (:func:`vision.topface.skew`, :data:`SKEWED_START`): a start and a lattice along its
+    diagonals are both square, and leave the symbols about as round. Game 114's frame at
+    129.5 s, a board laid at 45 degrees to the picture with many diamond and star symbols
+    (whose edges run along the picture's axes), gave a first sketch along those axes that
+    explained none of its 36 symbols side by side and all by corners, on cells the symbols
+    span 0.90 of, drawing them out 1.62 times; the tiles' own axes explain 35, at 0.72 of a
+    cell and round (1.01). 18 tiles were read on the first, 39 on the other.
     """
     fineness = _symbol_share(points, extents, fit[1].homography)
+    drawn_out = topface.skew(points, spreads, fit[1].homography)
     for other in choices[1:]:
         candidate = sketch(points, extents, other, spreads)
         found = topface.explained(points, candidate.homography)
         share = _symbol_share(points, extents, candidate.homography)
         if topface.good_enough(found, len(points)) \
                 and found - score > topface.SLACK * len(points) \
-                and (share >= AS_FINE * fineness or share >= OWN_SHARE):
+                and (share >= AS_FINE * fineness or share >= OWN_SHARE
+                     or drawn_out > SKEWED_START * topface.skew(points, spreads,
+                                                                candidate.homography)):
             return (other, candidate, None), found
     return fit, score
 
@@ -386,6 +398,14 @@ OWN_SHARE = 0.75
 """Least share of a cell's side the symbols span on a lattice for its cells to be the tiles'
 own whatever the start's (:func:`_side_by_side`): 0.83-0.85 on the dim boards of game 121
 of the hardest footage, at most 0.67 on a lattice along a real photo's start's diagonals."""
+
+
+SKEWED_START = 1.3
+"""Most a supposed diagonal start may draw the symbols out (:func:`vision.topface.skew`) beyond
+another choice that explains them side by side before that other is taken
+(:func:`_side_by_side`): at most 1.08 times on the real photos' starts beside their diagonals,
+1.60 (1.62 against 1.01) on game 114's frame of the hardest footage, whose first sketch was no
+square lattice."""
 
 
 def _symbol_share(points: np.ndarray, extents: np.ndarray, homography: np.ndarray) -> float:

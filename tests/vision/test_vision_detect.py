@@ -500,11 +500,38 @@ NARROW_START_CASE = (  # game 121 of the hardest footage at 206.4 s: symbols, ax
 )
 
 
-@pytest.mark.parametrize("case, expected", [(DIAGONAL_CASE, [86, 170]),
-                                            (DIM_BOARD_CASE, [73, 166]),
-                                            (NARROW_START_CASE, [70, 164])])
+SKEWED_START_CASE = (  # game 114 of the hardest footage at 129.5 s: symbols and axis choices
+    [[580.6, 413.5], [644.9, 384.5], [442.4, 420.9], [467.8, 394.9], [486.1, 370.9],
+     [463.7, 352.5], [438.4, 285.6], [483.5, 281.2], [459.9, 261.2], [378.5, 489.4],
+     [539.9, 460.5], [445.4, 462.1], [422.9, 443.6], [558.8, 437.7], [604.1, 432.4],
+     [649.5, 430.8], [535.7, 415.1], [624.5, 408.6], [418.4, 395.7], [512.0, 394.5],
+     [619.1, 363.9], [479.9, 243.1], [501.2, 217.0], [519.2, 194.3], [453.7, 176.4],
+     [498.3, 173.2], [471.5, 534.8], [425.7, 534.6], [401.9, 512.4], [424.1, 493.1],
+     [516.0, 487.6], [581.6, 459.1], [484.9, 325.1], [461.3, 308.9], [459.0, 219.5],
+     [476.8, 199.4]],
+    [28.0, 36.0, 38.0, 25.0, 30.0, 36.0, 23.0, 25.0, 19.0, 28.0, 18.0, 25.0, 31.0, 20.0, 21.0,
+     23.0, 30.0, 30.0, 24.0, 31.0, 23.0, 19.0, 15.0, 19.0, 20.0, 20.0, 20.0, 24.0, 20.0, 20.0,
+     21.0, 18.0, 23.0, 26.0, 19.0, 15.0],
+    [[48.1, 2.0, 49.9], [52.5, 0.8, 45.0], [48.3, -0.2, 54.9], [24.7, -0.4, 23.9],
+     [32.1, -0.2, 36.3], [51.3, -1.1, 45.3], [43.7, -0.6, 43.0], [39.1, 0.4, 40.5],
+     [27.9, 0.2, 29.7], [35.5, 0.2, 36.1], [24.1, -1.7, 19.5], [42.1, -0.1, 41.5],
+     [34.9, -0.7, 29.9], [15.3, -0.8, 16.1], [15.5, 0.8, 18.0], [17.6, 0.5, 21.1],
+     [30.4, 0.3, 32.4], [29.6, 0.4, 30.8], [27.9, 0.3, 28.3], [33.0, 0.3, 31.9],
+     [40.2, 1.8, 38.9], [29.5, 0.8, 27.0], [19.5, -0.7, 12.3], [32.4, -0.7, 29.8],
+     [32.3, -0.6, 31.2], [31.5, 0.4, 30.2], [29.0, 0.0, 29.3], [33.9, -0.4, 35.0],
+     [27.1, 2.1, 25.4], [26.1, 0.3, 25.5], [21.6, -1.9, 20.9], [13.3, -0.0, 11.7],
+     [39.7, 0.5, 37.4], [41.6, -1.9, 40.0], [32.6, 0.6, 29.4], [15.0, 1.2, 12.6]],
+    [[[0.9976, -0.0698], [0.0349, 0.9994]], [[0.7071, -0.7071], [0.6561, 0.7547]],
+     [[0.7431, 0.6691], [-0.6561, 0.7547]]],
+)
+
+
+@pytest.mark.parametrize("case, expected, unexplained", [(DIAGONAL_CASE, [86, 170], 0),
+                                                         (DIM_BOARD_CASE, [73, 166], 0),
+                                                         (NARROW_START_CASE, [70, 164], 0),
+                                                         (SKEWED_START_CASE, [49, 135], 1)])
 def test_a_board_laid_side_by_side_is_not_taken_for_the_diagonal_start(monkeypatch, case,
-                                                                       expected):
+                                                                       expected, unexplained):
     """Black tiles on a black table show faint sides, and with many diamond symbols the
     strongest edges ran along the board's diagonals (42 and 131 degrees): that lattice, at the
     tiles' own pitch, explained 6 of 24 symbols side by side and 4 more by corners, and was
@@ -515,7 +542,13 @@ def test_a_board_laid_side_by_side_is_not_taken_for_the_diagonal_start(monkeypat
     on cells 1.4 times too fine (3 of 77 symbols side by side and 27 more by corners; 0 of
     79 and 23): 44 and 20 tiles were read on them. The tiles' own axes explain every symbol
     side by side, on cells the symbols span 0.83 of, as their own tiles' (on a lattice along
-    a real start's diagonals at most 0.67), and are taken."""
+    a real start's diagonals at most 0.67), and are taken.
+
+    A board laid at 45 degrees to the picture, many of its symbols diamonds and stars whose
+    edges run along the picture's axes: a first sketch along those axes explained none of 36
+    symbols side by side and all by corners, drawing them out 1.62 times, where the tiles' own
+    axes leave them round (1.01) and explain 35: a start's lattice is square, and so is one
+    along its diagonals."""
     from vision import topface
 
     points, extents, spreads, choices = (np.array(v) for v in case)
@@ -526,7 +559,7 @@ def test_a_board_laid_side_by_side_is_not_taken_for_the_diagonal_start(monkeypat
     axes, first, _ = lattice.first_fit(None, points, extents, spreads)
     degrees = np.sort(np.degrees(np.arctan2(axes[:, 1], axes[:, 0])) % 180)
     assert np.allclose(degrees, expected, atol=3)
-    assert topface.explained(points, first.homography) == len(points)
+    assert topface.explained(points, first.homography) == len(points) - unexplained
 
 
 def test_the_diagonal_start_keeps_its_lattice_beside_one_along_its_diagonals(real_data):
