@@ -188,6 +188,24 @@ def test_colour_noise_in_a_dark_corner_does_not_hold_the_position_back():
     assert len(fired) == 1 and fired[0] - 3.0 < 1.0, fired
 
 
+def test_the_thumbnail_trusts_colour_ratios_only_where_no_channel_is_clipped_or_dark():
+    # thirds of a picture: a lamp's pool with only red clipped, a mid-grey wooden table, a
+    # shadow where only blue is nearly black (a warm light); one channel decides each
+    image = np.zeros((720, 960, 3), np.uint8)
+    image[:, :320] = (120, 140, 255)
+    image[:, 320:640] = (90, 120, 160)
+    image[:, 640:] = (12, 90, 130)
+    trusted = thumbnail(image)[..., 3]
+    assert set(np.unique(trusted)) <= {0.0, 1.0}
+    third = THUMB_WIDTH // 3
+    assert trusted[:, :third - 3].max() == 0  # the thumbnail's blur softens the borders
+    assert trusted[:, third + 3:2 * third - 3].min() == 1
+    assert trusted[:, 2 * third + 3:].max() == 0
+    # a grey camera's frame: every channel the same, so only its level decides
+    grey = np.full((720, 960), 128, np.uint8)
+    assert thumbnail(grey)[..., 3].min() == 1
+
+
 def test_flicker_on_a_table_clipped_in_most_of_the_picture_is_no_change():
     # red far past white on a warm-lit table, but for a shadowed third: as the exposure
     # flickers the clipped pixels' colour ratios move (red stays, green follows the gain),
