@@ -189,7 +189,7 @@ def thumbnail(image: np.ndarray) -> np.ndarray:
     log = np.log(cv2.cvtColor(blurred, cv2.COLOR_BGR2GRAY) + 8.0)
     colours = np.log(blurred + 8.0)
     # the brightest and darkest channel plane by plane: numpy's max over the last axis of
-    # three walks it pixel by pixel, 1.4 ms of a frame's 8 on the 2-core laptop
+    # three walks it pixel by pixel: a millisecond of a frame's 8 on the 2-core laptop
     blue, green, red = cv2.split(blurred)
     brightest = cv2.max(cv2.max(blue, green), red)
     darkest = cv2.min(cv2.min(blue, green), red)
