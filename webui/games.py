@@ -86,6 +86,9 @@ class Game:
     # The camera's runner-up labels of those tiles, by cell: taken back, a move offers them
     # in the fix dialog as it did before it was set aside.
     ignored_alternatives: dict[Cell, tuple[Tile, ...]] = field(default_factory=dict)
+    # Which setting aside each of those tiles came with (1, 2, ...: a "Not a move", a tile
+    # removed from a move): taken back together, each batch is a turn again.
+    ignored_batch: dict[Cell, int] = field(default_factory=dict)
     # The camera's readings that players overruled, by cell: a fix, an edit or "Keep the
     # game's tiles" said the tile there is the game's. The camera reading the same again is
     # no news; reading yet another tile there is.
@@ -117,6 +120,15 @@ class Game:
     def set_aside(self) -> list[Placed]:
         """The tiles set aside, as placed tiles in cell order."""
         return sorted((x, y, tile) for (x, y), tile in self.ignored.items())
+
+    def set_aside_batches(self, cells: Sequence[Cell] | None = None) -> list[list[Placed]]:
+        """The tiles set aside (those on ``cells``; None: all) in the batches they were set
+        aside in, oldest first, each in cell order."""
+        batches: dict[int, list[Placed]] = {}
+        for x, y, tile in self.set_aside():
+            if cells is None or (x, y) in cells:
+                batches.setdefault(self.ignored_batch.get((x, y), 0), []).append((x, y, tile))
+        return [batches[k] for k in sorted(batches)]
 
     def disputed(self, seen: Sequence[Placed]) -> dict[Cell, tuple[Tile, Tile]]:
         """The camera's readings (``seen``) of confirmed tiles as another, each with the
@@ -173,9 +185,11 @@ def apply_side_event(game: Game, kind: Event, payload: dict[str, Any]) -> None:
     readings of tiles ("keep": the readings, not the game's tiles, and the cells whose tile
     the camera does not see at all, "unseen") in a replayed game."""
     if kind == Event.IGNORE:
+        batch = 1 + max(game.ignored_batch.values(), default=0)
         for (x, y, tile), alternatives in parse_readings(payload.get("tiles")):
             game.ignored[(x, y)] = tile
             game.ignored_alternatives[(x, y)] = alternatives
+            game.ignored_batch[(x, y)] = batch
         return
     if kind == Event.KEEP:
         if "tiles" in payload or "unseen" not in payload:
@@ -186,6 +200,7 @@ def apply_side_event(game: Game, kind: Event, payload: dict[str, Any]) -> None:
     for cell in _cells(payload.get("cells")):
         game.ignored.pop(cell, None)
         game.ignored_alternatives.pop(cell, None)
+        game.ignored_batch.pop(cell, None)
 
 
 def _cells(value: object) -> list[Cell]:
@@ -744,17 +759,17 @@ class Games:
 
     def restore(self, game_id: int, cells: Sequence[Cell] | None) -> Game:
         """Take tiles set aside by "Not a move" back into the game: they are offered as a
-        move, ahead of the others; those removed from the move shown return to it
-        (:func:`rejoined`). ``cells`` None takes them all."""
+        move (or as the turns they were), ahead of the others; those removed from the move
+        shown return to it (:func:`rejoined`). ``cells`` None takes them all."""
         with self._lock:
             game = self.get(game_id)
             if game.table.ended:
                 raise Conflict(_l("the game is over"), "game_over")
-            chosen = sorted((x, y, tile) for (x, y), tile in game.ignored.items()
-                            if cells is None or (x, y) in cells)
-            if not chosen:
+            batches = game.set_aside_batches(cells)
+            if not batches:
                 raise Conflict(_l("no such tiles were set aside"), "nothing_set_aside")
-            front = rejoined(game.table, chosen, game.pending, game.ignored_alternatives)
+            front = rejoined(game.table, batches, game.pending, game.ignored_alternatives)
+            chosen = sorted(t for batch in batches for t in batch)
             self._log_side(game, Event.RESTORE, {"cells": [[x, y] for x, y, _ in chosen]})
             game.queue[:1] = front
             self._queue_changed(game)

@@ -153,19 +153,24 @@ def offered(table: TableGame, tiles: Sequence[Placed],
                        reoffered=True)
 
 
-def rejoined(table: TableGame, tiles: Sequence[Placed], head: PendingMove | None,
+def rejoined(table: TableGame, batches: Sequence[Sequence[Placed]], head: PendingMove | None,
              alternatives: Mapping[Cell, tuple[Tile, ...]]) -> list[PendingMove]:
-    """Tiles taken back from "set aside", and the move shown (``head``, if any): those
-    removed from that move return to it; the others are offered first, as a move of their
-    own. Either way each tile brings back the camera's runner-up labels it was set aside
-    with (``alternatives``, by cell), so the fix dialog offers them as before. Answers what
-    replaces the move shown at the queue's front."""
+    """Tiles taken back from "set aside", in the batches they were set aside in, oldest
+    first, and the move shown (``head``, if any): those removed from that move return to
+    it; the others are offered first, as a move of their own or as the turns they were
+    (:func:`taken_back`). Either way each tile brings back the camera's runner-up labels it
+    was set aside with (``alternatives``, by cell), so the fix dialog offers them as before.
+    Answers what replaces the move shown at the queue's front."""
     def likely(placed: Sequence[Placed]) -> tuple[tuple[Tile, ...], ...]:
         return tuple(alternatives.get((x, y), ()) for x, y, _ in placed)
 
-    back = [t for t in tiles if head is not None and t in head.removed]
-    alone = [t for t in tiles if t not in back]
-    moves = [offered(table, alone, DoubtKind.TAKEN_BACK, likely(alone))] if alone else []
+    removed = () if head is None else head.removed
+    back = sorted(t for batch in batches for t in batch if t in removed)
+    alone = [[t for t in batch if t not in removed] for batch in batches]
+    moves = [offered(table, part, DoubtKind.TAKEN_BACK, likely(part))
+             for part in taken_back(table, [batch for batch in alone if batch])]
+    if len(moves) > 1:
+        moves = [as_part(move, (k, len(moves))) for k, move in enumerate(moves, 1)]
     if head is None:
         return moves
     if back:
@@ -175,6 +180,44 @@ def rejoined(table: TableGame, tiles: Sequence[Placed], head: PendingMove | None
                                    alternatives=head.tile_alternatives() + likely(back),
                                    removed=tuple(t for t in head.removed if t not in back))
     return [*moves, head]
+
+
+def taken_back(table: TableGame, batches: Sequence[Sequence[Placed]]) -> list[list[Placed]]:
+    """The moves to offer for tiles taken back from "set aside", given in the batches they
+    were set aside in (each "Not a move", each tile removed from a move), oldest first:
+    one move where they make one legal move, or where they came in one batch; else each
+    batch a turn, in an order in which each is legal on the board the ones before it leave
+    (at each step the oldest batch that is); else one move, whose card says why it is none.
+    Players who called two moves "not a move" and took all back got one heap that no turn
+    can be ("a turn places at most 6 tiles"), and only tile by tile could they take back
+    one turn at a time. Each move in cell order.
+
+    >>> from engine.tiles import Tile
+    >>> game = TableGame.new(("Ann", "Bob")).play(Place(((0, 0, Tile("red", "circle")),)))
+    >>> row = [(1, 0, Tile("red", "square")), (2, 0, Tile("red", "star"))]
+    >>> stars = [(2, y, Tile(colour, "star")) for y, colour in ((1, "blue"), (2, "green"))]
+    >>> [[x for x, _, _ in move] for move in taken_back(game, [stars, row])]
+    [[1, 2], [2, 2]]
+    >>> far = [(5, 5, Tile("blue", "square"))]
+    >>> [len(move) for move in taken_back(game, [row, far])]  # no turn can hold the far tile
+    [3]
+    """
+    tiles = sorted(t for batch in batches for t in batch)
+    if len(batches) < 2 or evaluate(table, tiles).legal:
+        return [tiles] if tiles else []
+    left, turns, after = list(batches), [], table
+    while left:
+        for batch in left:
+            try:
+                after = after.play(Place(tuple(batch)))
+            except IllegalMove:
+                continue
+            left.remove(batch)
+            turns.append(sorted(batch))
+            break
+        else:
+            return [tiles]
+    return turns
 
 
 def as_part(move: PendingMove, split: tuple[int, int]) -> PendingMove:

@@ -139,6 +139,28 @@ def test_not_a_move_sets_tiles_aside_and_they_can_be_taken_back(table, stills):
     assert [turn["score"] for turn in done["turns"]] == [3, 3, 4]
 
 
+def test_two_real_moves_called_not_a_move_come_back_as_two_turns(table, stills):
+    """A careless player calls moves 2 and 3 "not a move", one after the other, then takes
+    all back: they come back as moves 2 and 3, each confirmable and scored as played, and
+    the camera goes on agreeing with the game."""
+    t, camera = table
+    game = play_move_one(t, camera, stills)
+    camera.show(stills[2])
+    t.post(f"/api/games/{game}/pending/dismiss")
+    camera.show(stills[3])
+    t.post(f"/api/games/{game}/pending/dismiss")
+    back = t.post(f"/api/games/{game}/ignored/restore").json
+    assert back["ignored"] == [] and back["more_pending"] == 1
+    assert cells(back["pending"]["tiles"]) == shape(MOVE_2)
+    assert back["pending"]["split"] == {"part": 1, "of": 2} and back["pending"]["score"] == 3
+    after = confirm(t, game)
+    assert cells(after["pending"]["tiles"]) == shape(MOVE_3) and after["pending"]["score"] == 4
+    done = confirm(t, game)
+    assert [turn["score"] for turn in done["turns"]] == [3, 3, 4] and done["pending"] is None
+    camera.show(stills[3])
+    assert state(t)["camera_board"]["agrees"]
+
+
 def test_a_tile_removed_from_a_move_is_set_aside_and_taken_back_into_it(table, stills):
     """A careless fix: the tile that joins move 2 to the board is removed ("nothing there").
     It is set aside, not offered straight back; taking it back puts it in the move again."""

@@ -183,6 +183,37 @@ def test_tiles_taken_back_say_so_not_that_the_camera_is_unsure(table):
     assert "still on the table" not in card and "The camera is unsure" not in card
 
 
+def test_two_moves_set_aside_and_taken_back_together_come_back_as_two_turns(table):
+    """Players called two camera moves "not a move" and then took all back: they come back
+    as the two turns, in the order they were set aside, each confirmable and scored as
+    played (they came back as one heap of five tiles, no legal turn, and only tile by tile
+    could players take back one turn at a time)."""
+    game = table.new_game()
+    games = table.app.extensions["qwirkle_games"]
+    table.place(game, ROW)
+    row_end = [(3, 0, Tile("red", "square")), (4, 0, Tile("red", "diamond"))]
+    column = [(4, y, Tile(colour, "diamond")) for y, colour in ((1, "blue"), (2, "green"),
+                                                                (3, "yellow"))]
+    for move in (row_end, column):
+        games.detected(move, False, (), [])
+    table.post(f"/api/games/{game}/pending/dismiss")
+    table.post(f"/api/games/{game}/pending/dismiss")
+    state = table.post(f"/api/games/{game}/ignored/restore", {}).json
+    first = state["pending"]
+    assert {(t["x"], t["y"]) for t in first["tiles"]} == {(3, 0), (4, 0)}
+    assert first["legal"] and first["score"] == 5 and first["split"] == {"part": 1, "of": 2}
+    assert first["doubt_codes"] == ["taken_back"]
+    card = table.client.get(f"/games/{game}/part/pending?view=tablet").data.decode()
+    assert "Move 1 of 2 of the tiles taken back, in the order they were set aside." in card
+    assert "split from one camera reading" not in card
+    second = table.post(f"/api/games/{game}/pending/confirm").json["pending"]
+    assert {(t["x"], t["y"]) for t in second["tiles"]} == {(4, 1), (4, 2), (4, 3)}
+    assert second["legal"] and second["score"] == 4 and second["split"] == {"part": 2, "of": 2}
+    done = table.post(f"/api/games/{game}/pending/confirm").json
+    assert [turn["score"] for turn in done["turns"]] == [3, 5, 4]
+    assert done["pending"] is None and not done["ignored"]
+
+
 def test_archive_shows_winners_and_resume_and_hides_empty_games(table):
     empty = table.new_game(["Cy", "Di"])
     done = table.new_game(["Ann", "Bob"])
