@@ -206,6 +206,7 @@ def test_two_moves_set_aside_and_taken_back_together_come_back_as_two_turns(tabl
     card = table.client.get(f"/games/{game}/part/pending?view=tablet").data.decode()
     assert "Move 1 of 2 of the tiles taken back, in the order they were set aside." in card
     assert "split from one camera reading" not in card
+    assert card.count("taken back") + card.count("Taken back") == 1  # said once
     second = table.post(f"/api/games/{game}/pending/confirm").json["pending"]
     assert {(t["x"], t["y"]) for t in second["tiles"]} == {(4, 1), (4, 2), (4, 3)}
     assert second["legal"] and second["score"] == 4 and second["split"] == {"part": 2, "of": 2}
