@@ -204,7 +204,7 @@ def test_two_moves_set_aside_and_taken_back_together_come_back_as_two_turns(tabl
     assert first["legal"] and first["score"] == 5 and first["split"] == {"part": 1, "of": 2}
     assert first["doubt_codes"] == ["taken_back"]
     card = table.client.get(f"/games/{game}/part/pending?view=tablet").data.decode()
-    assert "Move 1 of 2 of the tiles taken back, in the order they were set aside." in card
+    assert "Move 1 of 2 of the tiles taken back, each set aside as a move of its own." in card
     assert "split from one camera reading" not in card
     assert card.count("taken back") + card.count("Taken back") == 1  # said once
     second = table.post(f"/api/games/{game}/pending/confirm").json["pending"]
