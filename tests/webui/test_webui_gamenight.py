@@ -187,7 +187,8 @@ def test_two_moves_set_aside_and_taken_back_together_come_back_as_two_turns(tabl
     """Players called two camera moves "not a move" and then took all back: they come back
     as the two turns, in the order they were set aside, each confirmable and scored as
     played (they came back as one heap of five tiles, no legal turn, and only tile by tile
-    could players take back one turn at a time)."""
+    could players take back one turn at a time). Which tiles were set aside together is
+    kept with the game: they are taken back after a restart."""
     game = table.new_game()
     games = table.app.extensions["qwirkle_games"]
     table.place(game, ROW)
@@ -198,6 +199,7 @@ def test_two_moves_set_aside_and_taken_back_together_come_back_as_two_turns(tabl
         games.detected(move, False, (), [])
     table.post(f"/api/games/{game}/pending/dismiss")
     table.post(f"/api/games/{game}/pending/dismiss")
+    table = Table(make_app(table.app.config["DB_PATH"]))  # the server restarted
     state = table.post(f"/api/games/{game}/ignored/restore", {}).json
     first = state["pending"]
     assert {(t["x"], t["y"]) for t in first["tiles"]} == {(3, 0), (4, 0)}
