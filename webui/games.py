@@ -768,13 +768,37 @@ class Games:
             batches = game.set_aside_batches(cells)
             if not batches:
                 raise Conflict(_l("no such tiles were set aside"), "nothing_set_aside")
-            front = rejoined(game.table, batches, game.pending, game.ignored_alternatives)
+            batches, alternatives = self._read_since(game, batches)
+            front = rejoined(game.table, batches, game.pending, alternatives)
             chosen = sorted(t for batch in batches for t in batch)
             self._log_side(game, Event.RESTORE, {"cells": [[x, y] for x, y, _ in chosen]})
             game.queue[:1] = front
             self._queue_changed(game)
             self._touch()
             return game
+
+    def _read_since(self, game: Game, batches: list[list[Placed]]
+                    ) -> tuple[list[list[Placed]], dict[Cell, tuple[Tile, ...]]]:
+        """Tiles set aside as the camera reads them now, where it clearly reads another tile
+        than the one set aside (its last position, :attr:`view`), and each tile's runner-up
+        labels, the one set aside first where it changed. A tile keeps the label it was set
+        aside with, and the camera, reading it again picture after picture, may since have
+        read it right: a move misread (three circles as diamonds) and called "not a move"
+        came back misread when taken back, and "the table is right" could not relabel part
+        of a line."""
+        alternatives = dict(game.ignored_alternatives)
+        if self.view is None or game.row.id != self.current_id():
+            return batches, alternatives
+        seen = {(x, y): tile for x, y, tile in self.view[0]}
+        now = []
+        for batch in batches:
+            now.append([(x, y, seen.get((x, y), tile)) for x, y, tile in batch])
+            for x, y, tile in batch:
+                read = seen.get((x, y), tile)
+                if read != tile:
+                    alternatives[(x, y)] = (tile, *(t for t in alternatives.get((x, y), ())
+                                                    if t not in (tile, read)))
+        return now, alternatives
 
     def rescan(self) -> None:
         """Ask the camera for a fresh reading of the table."""

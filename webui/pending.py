@@ -164,9 +164,9 @@ def rejoined(table: TableGame, batches: Sequence[Sequence[Placed]], head: Pendin
     def likely(placed: Sequence[Placed]) -> tuple[tuple[Tile, ...], ...]:
         return tuple(alternatives.get((x, y), ()) for x, y, _ in placed)
 
-    removed = () if head is None else head.removed
-    back = sorted(t for batch in batches for t in batch if t in removed)
-    alone = [[t for t in batch if t not in removed] for batch in batches]
+    removed = set() if head is None else {(x, y) for x, y, _ in head.removed}
+    back = sorted(t for batch in batches for t in batch if t[:2] in removed)
+    alone = [[t for t in batch if t[:2] not in removed] for batch in batches]
     moves = [offered(table, part, DoubtKind.TAKEN_BACK, likely(part))
              for part in taken_back(table, [batch for batch in alone if batch])]
     if len(moves) > 1:
@@ -178,7 +178,8 @@ def rejoined(table: TableGame, batches: Sequence[Sequence[Placed]], head: Pendin
         head = dataclasses.replace(head, tiles=joined, verdict=evaluate(table, joined),
                                    needs_confirmation=True,
                                    alternatives=head.tile_alternatives() + likely(back),
-                                   removed=tuple(t for t in head.removed if t not in back))
+                                   removed=tuple(t for t in head.removed
+                                                 if t[:2] not in {b[:2] for b in back}))
     return [*moves, head]
 
 

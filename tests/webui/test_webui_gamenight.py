@@ -217,6 +217,29 @@ def test_two_moves_set_aside_and_taken_back_together_come_back_as_two_turns(tabl
     assert done["pending"] is None and not done["ignored"]
 
 
+def test_tiles_taken_back_come_as_the_camera_reads_them_now(table):
+    """A move the camera misread (two circles read as diamonds) is called "not a move"; the
+    camera, reading the table picture after picture, since reads the circles right. Taken
+    back, the tiles come as circles, with the diamonds first among the fix dialog's
+    choices (they came back as diamonds, and the camera's card then disputed them)."""
+    game = table.new_game()
+    games = table.app.extensions["qwirkle_games"]
+    table.place(game, ROW)
+    misread = [(1, y, Tile(colour, "diamond")) for y, colour in ((1, "blue"), (2, "green"))]
+    games.detected(misread, False, (), [[Tile("blue", "star")], []])
+    table.post(f"/api/games/{game}/pending/dismiss")
+    board = [(t["x"], t["y"], Tile(t["colour"], t["shape"])) for t in ROW]
+    games.set_view([*board, (1, 1, Tile("blue", "circle")), (1, 2, Tile("green", "circle"))],
+                   [])
+    back = table.post(f"/api/games/{game}/ignored/restore", {}).json["pending"]
+    assert {(t["y"], t["colour"], t["shape"]) for t in back["tiles"]} == {
+        (1, "blue", "circle"), (2, "green", "circle")}
+    first = next(t for t in back["tiles"] if t["y"] == 1)
+    assert [(a["colour"], a["shape"]) for a in first["alternatives"]] == [
+        ("blue", "diamond"), ("blue", "star")]
+    assert back["legal"] and back["score"] == 3
+
+
 def test_archive_shows_winners_and_resume_and_hides_empty_games(table):
     empty = table.new_game(["Cy", "Di"])
     done = table.new_game(["Ann", "Bob"])
