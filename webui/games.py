@@ -783,9 +783,8 @@ class Games:
         than the one set aside (its last position, :attr:`view`), and each tile's runner-up
         labels, the one set aside first where it changed. A tile keeps the label it was set
         aside with, and the camera, reading it again picture after picture, may since have
-        read it right: a move misread (three circles as diamonds) and called "not a move"
-        came back misread when taken back, and "the table is right" could not relabel part
-        of a line."""
+        read it right: a move misread (two circles as diamonds) and called "not a move"
+        instead of fixed came back misread when taken back."""
         alternatives = dict(game.ignored_alternatives)
         if self.view is None or game.row.id != self.current_id():
             return batches, alternatives
