@@ -164,7 +164,7 @@ def rejoined(table: TableGame, batches: Sequence[Sequence[Placed]], head: Pendin
     def likely(placed: Sequence[Placed]) -> tuple[tuple[Tile, ...], ...]:
         return tuple(alternatives.get((x, y), ()) for x, y, _ in placed)
 
-    removed = set() if head is None else {(x, y) for x, y, _ in head.removed}
+    removed = set() if head is None else {(x, y) for x, y, _ in head.removed}  # by cell
     back = sorted(t for batch in batches for t in batch if t[:2] in removed)
     alone = [[t for t in batch if t[:2] not in removed] for batch in batches]
     moves = [offered(table, part, DoubtKind.TAKEN_BACK, likely(part))
@@ -174,12 +174,13 @@ def rejoined(table: TableGame, batches: Sequence[Sequence[Placed]], head: Pendin
     if head is None:
         return moves
     if back:
+        returned = {(x, y) for x, y, _ in back}
         joined = tuple(head.tiles) + tuple(back)
         head = dataclasses.replace(head, tiles=joined, verdict=evaluate(table, joined),
                                    needs_confirmation=True,
                                    alternatives=head.tile_alternatives() + likely(back),
                                    removed=tuple(t for t in head.removed
-                                                 if t[:2] not in {b[:2] for b in back}))
+                                                 if t[:2] not in returned))
     return [*moves, head]
 
 
