@@ -789,11 +789,12 @@ class Games:
         if self.view is None or game.row.id != self.current_id():
             return batches, alternatives
         seen = {(x, y): tile for x, y, tile in self.view[0]}
-        now = []
+        now: list[list[Placed]] = []
         for batch in batches:
-            now.append([(x, y, seen.get((x, y), tile)) for x, y, tile in batch])
+            now.append([])
             for x, y, tile in batch:
                 read = seen.get((x, y), tile)
+                now[-1].append((x, y, read))
                 if read != tile:
                     alternatives[(x, y)] = (tile, *(t for t in alternatives.get((x, y), ())
                                                     if t not in (tile, read)))
