@@ -83,6 +83,9 @@ class DetectedMove:
     split: tuple[int, int] | None = None
     """(part, of), 1-based, when this move is one of several read from one still picture
     (:func:`split_moves`): two or more turns came between the camera's still pictures."""
+    start: bool = False
+    """The board game's start (:mod:`engine.boardgame`): the tiles laid out before the first
+    turn, no player's move; later moves score its bonus squares."""
 
     @property
     def reason(self) -> str:

@@ -50,6 +50,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from engine.board import Board, Cell, Placed
+from engine.boardgame import bonus_squares, move_bonus, start_diagonals
 from engine.rules import check_move
 from engine.tiles import COLOURS, Tile
 from vision.adapt import SetAdapter
@@ -104,6 +105,9 @@ class MoveTracker:
     def reset(self) -> None:
         """Start over knowing nothing of the table (another set, or another camera)."""
         self.board = Board()
+        self.bonus: dict[Cell, int] = {}
+        """The board game's bonus squares, once its start was seen (:mod:`engine.boardgame`):
+        moves read score them."""
         self._game: Board | None = None  # None: no game told us its board (qwirkle replay)
         # Tiles players may take off the table, which then leave the game: seen by the
         # camera and in no confirmed turn (a move waiting, tiles set aside).
@@ -433,6 +437,9 @@ class MoveTracker:
         if not frame.still and self._gate.unseen:
             flags.append(Doubt(DoubtKind.UNSEEN_LAYING))
         judged = board if game is None else game
+        # qwirkle replay only: the table app does not follow the board game yet
+        if game is None and not judged and start_diagonals([c for c, _ in new]) is not None:
+            return gone + [self._start(frame, reg, new, (*flags, *notes))]
         moves = [decode_move(judged, new, flags)]
         if moves[0].score is None and len(new) > 1:
             moves = split_moves(judged, new, self._appeared(frame, reg, new), flags) or [
@@ -448,11 +455,30 @@ class MoveTracker:
             for x, y, tile in move.tiles:
                 self._ledger.record((x, y), tile, guesses[x, y], move.needs_confirmation)
             self._last_move = move.tiles
-            found.append(replace(move, doubts=(*move.doubts, *notes), at=at, left_out=()))
+            score = None if move.score is None else \
+                move.score + move_bonus(self.bonus, ((x, y) for x, y, _ in move.tiles))
+            found.append(replace(move, score=score, doubts=(*move.doubts, *notes), at=at,
+                                 left_out=()))
         self.board, self._game = board, game
         placed = {(x, y) for move in moves for x, y, _ in move.tiles}
         self._see(reg, [*late, *((cell, guess) for cell, guess in new if cell in placed)])
         return gone + found
+
+    def _start(self, frame: Frame, reg: Registration, new: Sequence[tuple[Cell, TileGuess]],
+               doubts: Sequence[Doubt]) -> DetectedMove:
+        """The board game's start, seen on an empty board: it becomes the board, as read,
+        and its bonus squares count from the first move on. No move needs its labels to be
+        legal; later pictures settle them (:mod:`vision.ledger`)."""
+        tiles = tuple((x, y, guess.tile) for (x, y), guess in new)
+        self.bonus = bonus_squares(cell for cell, _ in new)
+        self.board = Board.from_placed(tiles)
+        for cell, guess in new:
+            self._ledger.record(cell, guess.tile, guess, bool(doubts))
+        self._last_move = tiles
+        self._see(reg, new)
+        at = frame.name if frame.still else round(frame.t, 2)
+        return DetectedMove(tiles, 0, bool(doubts), tuple(doubts), at,
+                            guesses=tuple(guess for _, guess in new), start=True)
 
     def _appeared(self, frame: Frame, reg: Registration,
                   new: Sequence[tuple[Cell, object]]) -> list[float | None]:

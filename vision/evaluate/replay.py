@@ -184,7 +184,8 @@ def run_source(spec: str, colours, settle: list[float] | None = None, leaving: f
     clock = 0.0  # video time at which the tracker is done with the frame it was given
     for frame in open_source(spec):
         fed = time.process_time()
-        found = tracker.feed(frame)
+        # the board game's start is no move (its report is not counted as one, nor timed)
+        found = [move for move in tracker.feed(frame) if not move.start]
         clock = max(clock, frame.t) + time.process_time() - fed
         if found:
             reports.append((frame.t, clock))
@@ -227,28 +228,34 @@ def real_truth(folder: Path) -> list[TruthMove]:
             for m in spec["moves"]]
 
 
-def eval_real(tmp: Path, seed: int, styles: list[str]) -> list[tuple[str, Tally]]:
-    """classic-a as photos, and as a video in each style (``rough`` always among them)."""
-    folder = REAL_PHOTOS / "classic-a"
+def eval_real(tmp: Path, seed: int, styles: list[str], game: str = "classic-a"
+              ) -> list[tuple[str, Tally]]:
+    """A real game as photos, and as a video in each style (``rough`` always among them).
+
+    The board games' first photo is their start (:mod:`engine.boardgame`), no move; their
+    truth scores count the bonus squares. classic-a's first photo already shows move 1."""
+    folder = REAL_PHOTOS / game
+    spec = json.loads((folder / "game.json").read_text())
     colours = game_colours(folder)
     truth = real_truth(folder)
     moves, seconds, _ = run_source(str(folder), colours)
-    photos = compare(moves, truth, "classic-a photos")
+    photos = compare(moves, truth, f"{game} photos")
     photos.seconds = seconds
-    results = [("classic-a photos", photos)]
+    results = [(f"{game} photos", photos)]
 
     stills = []
-    for name in json.loads((folder / "game.json").read_text())["images"]:
+    for name in spec["images"]:
         image = load_image(folder / name)
         h, w = image.shape[:2]
         scale = VIDEO_WIDTH / max(h, w)
         stills.append(cv2.resize(image, (round(w * scale), round(h * scale)),
                                  interpolation=cv2.INTER_AREA))
+    # classic-a's clip opens on photo 1 (move 1 already made): its first settle is the start
+    first = None if "preplaced" in spec else 0.0
     for name in dict.fromkeys(["rough", *styles]):
-        # The clip opens on photo 1 (move 1 already made): its first settle is the clip's start.
-        video = _video(tmp / f"classic-a-{name}.mp4", stills, STYLES[name], seed, colours, truth,
-                       f"classic-a {name} video", first_settle=0.0)
-        results.append((f"classic-a {name} video", video))
+        video = _video(tmp / f"{game}-{name}.mp4", stills, STYLES[name], seed, colours, truth,
+                       f"{game} {name} video", first_settle=first)
+        results.append((f"{game} {name} video", video))
     return results
 
 
@@ -297,6 +304,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=None, help="cut each synthetic game short")
     parser.add_argument("--seed", type=int, default=100, help="first synthetic game's seed")
     parser.add_argument("--no-real", action="store_true", help="skip the real photos")
+    parser.add_argument("--real", default="classic-a",
+                        help="the real games, comma-separated folders of ../shared/data/real "
+                             "(default: %(default)s; the board games: "
+                             "connect-1,connect-2,oblique-2)")
     parser.add_argument("-v", "--verbose", action="store_true", help="list every wrong move")
     args = parser.parse_args(argv)
     styles = [name.strip() for name in args.styles.split(",") if name.strip()]
@@ -307,8 +318,12 @@ def main(argv: list[str] | None = None) -> int:
     results: list[tuple[str, Tally]] = []
     with tempfile.TemporaryDirectory(prefix="eval-replay-") as name:
         tmp = Path(name)
-        if not args.no_real and (REAL_PHOTOS / "classic-a").is_dir():
-            for label, tally in eval_real(tmp, args.seed, styles):
+        games = [] if args.no_real else [g.strip() for g in args.real.split(",") if g.strip()]
+        for game in games:
+            if not (REAL_PHOTOS / game).is_dir():
+                print(f"  {game}: no such game in {REAL_PHOTOS}: skipped", flush=True)
+                continue
+            for label, tally in eval_real(tmp, args.seed, styles, game):
                 results.append((label, tally))
                 print(tally.line(f"  {label}"), flush=True)
         totals = {kind: Tally() for kind in ["photos", *styles]}

@@ -28,7 +28,9 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "replay", help="read the moves and scores of a recorded game or a camera",
         description="Find every move in a folder of photos (one per move, in file-name order), "
-                    "a video file, a camera index or URL, or 'demo', and score it.",
+                    "a video file, a camera index or URL, or 'demo', and score it. A first "
+                    "picture showing the board game's start (diagonals of six tiles on a "
+                    "printed board) is taken as that start, and its bonus squares are scored.",
         epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("source", help="folder of photos, video file, camera index, URL or 'demo'")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -67,10 +69,15 @@ def replay(source_spec: str, colours, still_seconds: float, adapter: SetAdapter 
 
 
 def print_moves(moves: list[DetectedMove]) -> None:
-    total = 0
-    for number, move in enumerate(moves, 1):
-        total += move.score or 0
+    total = number = 0
+    for move in moves:
         tiles = " ".join(f"{tile.code}({x},{y})" for x, y, tile in move.tiles) or "(no new tiles)"
+        if move.start:
+            print(f"start  {len(move.tiles)} tiles of the board game, laid before move 1 (its "
+                  f"bonus squares count): {tiles}")
+            continue
+        number += 1
+        total += move.score or 0
         score = "?" if move.score is None else f"+{move.score}"
         at = move.at if isinstance(move.at, str) else f"{move.at:.1f}s"
         print(f"{number:3d}  {at:>8}  {score:>4}  total {total:4d}  {tiles}")
@@ -84,10 +91,11 @@ def run(args: argparse.Namespace) -> int:
                                    profile.adapter if profile else None)
     if args.json:
         print(json.dumps({
+            "start": [placed_row(p) for m in moves if m.start for p in m.tiles],
             "moves": [{"tiles": [placed_row(p) for p in m.tiles], "score": m.score,
                        "needs_confirmation": m.needs_confirmation, "reason": m.reason,
                        "doubt_codes": [d.kind.value for d in m.doubts], "at": m.at}
-                      for m in moves],
+                      for m in moves if not m.start],
             "board": [placed_row(p) for p in tracker.board.placed()],
         }))
     else:
