@@ -16,7 +16,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from engine.board import Board, Placed, check_placed
+from engine.board import Board, Cell, Placed, check_placed
+from engine.boardgame import bonus_squares, move_bonus, start_diagonals
 from engine.refusals import Illegal, IllegalMove, Refusal
 from engine.rules import QWIRKLE_BONUS, apply_move
 from engine.tiles import COLOURS, COPIES, HAND, Tile, is_colour_set, tile_kinds
@@ -95,6 +96,11 @@ class TableGame:
     qwirkles: tuple[int, ...] = ()
     ended: bool = False
     went_out: int | None = None
+    start: Board = field(default_factory=Board)
+    """The board game's start, laid out before turn 1 (:meth:`with_start`); empty in
+    standard Qwirkle."""
+    squares: dict[Cell, int] = field(default_factory=dict, repr=False)
+    """The board game's bonus squares (:func:`engine.boardgame.bonus_squares`)."""
     _unseen: dict[Tile, int] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -137,8 +143,9 @@ class TableGame:
         >>> game.bag_before(0), game.bag_before(1), game.bag_size
         (96, 95, 95)
         """
-        return self._bag_with(sum(len(record.turn.tiles) for record in self.turns[:index]
-                                  if isinstance(record.turn, Place)))
+        return self._bag_with(len(self.start) + sum(
+            len(record.turn.tiles) for record in self.turns[:index]
+            if isinstance(record.turn, Place)))
 
     def _bag_with(self, laid: int) -> int:
         """Tiles in the bag once ``laid`` tiles lie on the table: all the others, less full
@@ -176,17 +183,10 @@ class TableGame:
             if len(turn.tiles) > HAND:
                 raise IllegalMove(Refusal(Illegal.TOO_MANY_TILES, count=len(turn.tiles),
                                           most=HAND))
-            unseen = dict(unseen)
-            for _, _, tile in turn.tiles:
-                if tile not in unseen:
-                    raise IllegalMove(Refusal(Illegal.NOT_IN_SET, tiles=(tile,),
-                                              colours=self.colours))
-                if unseen[tile] == 0:
-                    raise IllegalMove(Refusal(Illegal.NO_COPIES_LEFT, tiles=(tile,),
-                                              count=COPIES))
-                unseen[tile] -= 1
+            unseen = self._taken(turn.tiles)
             board, check = apply_move(board, turn.tiles)
-            score, qwirkles = check.score or 0, check.qwirkles
+            score = (check.score or 0) + move_bonus(self.squares, (t[:2] for t in turn.tiles))
+            qwirkles = check.qwirkles
         elif isinstance(turn, Exchange):
             if not 1 <= turn.count <= HAND:
                 raise IllegalMove(Refusal(Illegal.EXCHANGE_COUNT, count=turn.count, most=HAND))
@@ -207,6 +207,41 @@ class TableGame:
             self, turns=self.turns + (record,), board=board, scores=tuple(scores),
             qwirkles=tuple(counts), _unseen=unseen,
         )
+
+    def _taken(self, tiles: Sequence[Placed]) -> dict[Tile, int]:
+        """The copies left unseen once ``tiles`` lie on the table; IllegalMove when the set
+        has no such tile, or no copy of it left."""
+        unseen = dict(self._unseen)
+        for _, _, tile in tiles:
+            if tile not in unseen:
+                raise IllegalMove(Refusal(Illegal.NOT_IN_SET, tiles=(tile,), colours=self.colours))
+            if unseen[tile] == 0:
+                raise IllegalMove(Refusal(Illegal.NO_COPIES_LEFT, tiles=(tile,), count=COPIES))
+            unseen[tile] -= 1
+        return unseen
+
+    def with_start(self, tiles: Sequence[Placed]) -> TableGame:
+        """The board game (:mod:`engine.boardgame`): the game with ``tiles`` laid out before
+        turn 1, and every turn re-checked and re-scored with the bonus squares they bring;
+        no tiles: standard Qwirkle again. ValueError where the tiles are no start.
+
+        >>> start = [(x, 5 - x, Tile(c, "star")) for x, c in enumerate(COLOURS)]
+        >>> start += [(x + 8, x, Tile(c, "circle")) for x, c in enumerate(COLOURS)]
+        >>> game = TableGame.new(["Ann", "Bob"]).with_start(start)
+        >>> game = game.play(Place(((0, 4, Tile("yellow", "star")),)))  # two lines, on a "1"
+        >>> game.scores, game.bag_size, game.with_start([]).scores
+        ((5, 0), 83, (1, 0))
+        """
+        placed = tuple(check_placed(t, f"start tile {i + 1}") for i, t in enumerate(tiles))
+        start = Board.from_placed(placed)
+        if start and start_diagonals(start) is None:
+            raise ValueError("a start is diagonals of six tiles that touch only at corners")
+        blank = TableGame.new(self.players, self.first, self.colours)
+        if start:
+            blank = dataclasses.replace(blank, start=start, board=start,
+                                        squares=bonus_squares(start),
+                                        _unseen=blank._taken(placed))
+        return self._rebuild([r.turn for r in self.turns], -1, blank)
 
     def finish(self, went_out: int | None) -> TableGame:
         """End the game: ``went_out`` is the seat that emptied their hand (+6), or None.
@@ -274,13 +309,19 @@ class TableGame:
         if type(index) is not int or not 0 <= index < len(self.turns):
             raise IndexError(f"no turn at index {index!r}: the game has {len(self.turns)} turns")
 
-    def _rebuild(self, turns: Sequence[Turn], changed: int) -> TableGame:
-        """Replay the corrected ``turns``; name the first turn that no longer stands."""
+    def _rebuild(self, turns: Sequence[Turn], changed: int,
+                 blank: TableGame | None = None) -> TableGame:
+        """Replay the corrected ``turns`` from ``blank`` (by default this game before its
+        first turn, its start laid out); name the first turn that no longer stands."""
 
         def code(i: int) -> Illegal:
             return Illegal.BAD_TURN if i == changed else Illegal.BREAKS_LATER_TURN
 
-        game = TableGame.new(self.players, self.first, self.colours)._replay(turns, code)
+        if blank is None:
+            blank = TableGame.new(self.players, self.first, self.colours)
+            if self.start:
+                blank = blank.with_start(self.start.placed())
+        game = blank._replay(turns, code)
         if self.ended:
             try:
                 game = game.finish(self.went_out)
@@ -303,7 +344,10 @@ class TableGame:
     @classmethod
     def from_turns(
         cls, players: Sequence[str], turns: Sequence[Turn], first: int = 0,
-        colours: Sequence[str] = COLOURS,
+        colours: Sequence[str] = COLOURS, start: Sequence[Placed] = (),
     ) -> TableGame:
         """Replay a list of turns (e.g. the web app's event log); IllegalMove names a bad turn."""
-        return cls.new(players, first, colours)._replay(turns, lambda _: Illegal.BAD_TURN)
+        blank = cls.new(players, first, colours)
+        if start:
+            blank = blank.with_start(start)
+        return blank._replay(turns, lambda _: Illegal.BAD_TURN)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.tiles import Tile
+from engine.tiles import COLOURS, SHAPES, Tile
 from vision.evaluate.replay import align_labelled, in_truth_frame
 from vision.source import Frame
 from vision.synth.footage import CLIP_STYLE, FootageStyle, GameRenders, GameScript, video_frames
@@ -28,6 +28,29 @@ QUIET = replace(CLIP_STYLE, empty_reach_every=0, light_change_at=None, hold=1.5)
 
 def renders(seed: int = 7, script: GameScript = SCRIPT) -> GameRenders:
     return GameRenders(script, seed, size=SIZE)
+
+
+# The board game (engine.boardgame): four quarters of a printed board, each with a diagonal of
+# six from top right to bottom left; the first two tiles of the first diagonal, at (6, 1) and
+# (5, 2), are a blue diamond and a red circle, the others any kinds.
+START_CELLS = [(qx + 6 - i, qy + 1 + i) for qx in (0, 8) for qy in (0, 8) for i in range(6)]
+START = [(x, y, tile) for (x, y), tile in zip(START_CELLS, [
+    Tile("blue", "diamond"), Tile("red", "circle"),
+    *(Tile(COLOURS[i % 6], SHAPES[(i // 6 + i) % 6]) for i in range(2, 24))], strict=True)]
+# blue beside the blue diamond, the last on (9, 1): a "2", the next quarter's corner: 4 + 2
+BOARD_MOVE_1 = tiles((7, 1, "blue", "square"), (8, 1, "blue", "star"), (9, 1, "blue", "clover"))
+# on (5, 1), a "1" between the diagonal's first two tiles: a row of five, a column of two: 8
+BOARD_MOVE_2 = tiles((5, 1, "blue", "circle"))
+
+
+def board_game(seed: int = 3) -> GameRenders:
+    """The board game's start, then its two moves, on a printed board under the tiles (its
+    bonus squares drawn at random, afresh in each position)."""
+    script = GameScript([START, START + BOARD_MOVE_1, START + BOARD_MOVE_1 + BOARD_MOVE_2],
+                        [(tuple(BOARD_MOVE_1), 6), (tuple(BOARD_MOVE_2), 8)])
+    game = GameRenders(script, seed)
+    game.style = replace(game.style, table="board", board_origin=(0, 0))
+    return game
 
 
 def clip(stills, style: FootageStyle = QUIET, seed: int = 7, target=None) -> list[Frame]:

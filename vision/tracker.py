@@ -144,11 +144,14 @@ class MoveTracker:
 
     def accept(self, board: Board | Iterable[Placed], pending: Iterable[Placed] = (),
                ignored: Iterable[Placed] = (),
-               overruled: Mapping[Cell, Tile] | None = None) -> list[DetectedMove]:
+               overruled: Mapping[Cell, Tile] | None = None,
+               squares: Mapping[Cell, int] | None = None) -> list[DetectedMove]:
         """Adopt the game: the board players confirmed, the tiles of the moves still waiting
         and the tiles they said are no move. Later moves are judged against the first two.
         ``overruled``: the camera's readings of tiles players said are another (a fix): the
         camera reading the same again is no news to report, nor a tile to see differently.
+        ``squares``: the game's bonus squares (the board game's, :mod:`engine.boardgame`),
+        which later moves score.
 
         Returns the tiles the camera saw at its last position that the game holds nowhere,
         offered again as one move: an undo or a removed turn whose tiles stayed on the
@@ -181,9 +184,15 @@ class MoveTracker:
         self._witness.suspects.clear()  # the players have looked at the table
         self._ledger.clear()  # and their labels are final
         self._left_out.clear()
+        if squares is not None:
+            self.bonus = dict(squares)
         if not extra:
             return []
         again = Doubt(DoubtKind.REOFFERED)
+        if not game and start_diagonals((x, y) for x, y, _ in extra) is not None:
+            # a game started over the board game's start: offered as that start
+            self.bonus = bonus_squares((x, y) for x, y, _ in extra)
+            return [DetectedMove(extra, 0, False, (again,), reoffered=True, start=True)]
         check = check_move(game, extra)
         read = [((x, y), self._readings.get((x, y))) for x, y, _ in extra]
         parts = None if check.legal or not all(guess for _, guess in read) \
@@ -437,9 +446,8 @@ class MoveTracker:
         if not frame.still and self._gate.unseen:
             flags.append(Doubt(DoubtKind.UNSEEN_LAYING))
         judged = board if game is None else game
-        # qwirkle replay only: the table app does not follow the board game yet
-        if game is None and not judged and start_diagonals([c for c, _ in new]) is not None:
-            return gone + [self._start(frame, reg, new, (*flags, *notes))]
+        if not judged and start_diagonals([cell for cell, _ in new]) is not None:
+            return gone + [self._start(frame, reg, new, (*flags, *notes), board, game)]
         moves = [decode_move(judged, new, flags)]
         if moves[0].score is None and len(new) > 1:
             moves = split_moves(judged, new, self._appeared(frame, reg, new), flags) or [
@@ -465,13 +473,17 @@ class MoveTracker:
         return gone + found
 
     def _start(self, frame: Frame, reg: Registration, new: Sequence[tuple[Cell, TileGuess]],
-               doubts: Sequence[Doubt]) -> DetectedMove:
-        """The board game's start, seen on an empty board: it becomes the board, as read,
-        and its bonus squares count from the first move on. No move needs its labels to be
-        legal; later pictures settle them (:mod:`vision.ledger`)."""
+               doubts: Sequence[Doubt], board: Board, game: Board | None) -> DetectedMove:
+        """The board game's start, seen on an empty board: it joins the board, as read, and
+        its bonus squares count from the first move on. No move needs its labels to be
+        legal; later pictures settle them (:mod:`vision.ledger`). In the table app it waits
+        for players to confirm it, as a move does."""
         tiles = tuple((x, y, guess.tile) for (x, y), guess in new)
         self.bonus = bonus_squares(cell for cell, _ in new)
-        self.board = Board.from_placed(tiles)
+        self.board = board.with_tiles(tiles)
+        if game is not None:
+            self._game = game.with_tiles(tiles)
+            self._removable |= {cell for cell, _ in new}
         for cell, guess in new:
             self._ledger.record(cell, guess.tile, guess, bool(doubts))
         self._last_move = tiles

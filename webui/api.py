@@ -239,6 +239,15 @@ def replace(game_id: int, index: int):
     return answer(games().edit(game_id, index, body(), seen_turns("turns")))
 
 
+@bp.put("/games/<int:game_id>/start")
+@needs_token
+def edit_start(game_id: int):
+    """Put corrected tiles in place of the board game's start, each on its cell (a tile read
+    wrong and confirmed so); ``"turns": n`` as for a turn's edit. Every turn is re-checked and
+    re-scored, and the edit refused (409) when one would no longer stand."""
+    return answer(games().edit_start(game_id, body().get("tiles"), seen_turns("turns")))
+
+
 @bp.post("/games/<int:game_id>/turns/<int:index>/check")
 @needs_token
 def check_edit(game_id: int, index: int):

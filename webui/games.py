@@ -51,7 +51,17 @@ from .codec import (
 )
 from .db import EventLog, GameRow
 from .notifier import Notifier
-from .pending import PendingMove, as_part, evaluate, offered, rejoined, reread, tiles_key, without
+from .pending import (
+    PendingMove,
+    as_part,
+    evaluate,
+    is_start,
+    offered,
+    rejoined,
+    reread,
+    tiles_key,
+    without,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -169,6 +179,7 @@ class Event(StrEnum):
     FINISH = "finish"
     PLAY_ON = "play_on"
     INSERT = "insert"
+    START = "start"
     IGNORE = "ignore"
     RESTORE = "restore"
     KEEP = "keep"
@@ -243,6 +254,13 @@ def apply_event(table: TableGame, kind: Event, payload: dict[str, Any]) -> Table
         return table.finish(went_out)
     if kind == Event.PLAY_ON:
         return table.play_on()
+    if kind == Event.START:  # the board game's start, laid out before turn 1
+        try:
+            return table.with_start(parse_tiles(payload.get("tiles"), table.colours))
+        except IllegalMove:
+            raise
+        except ValueError as error:  # no start at all
+            raise PayloadError(str(error)) from None
     raise PayloadError(_l("unknown action %(kind)s", kind=kind))
 
 
@@ -434,6 +452,23 @@ class Games:
             game = self._act_as_seen(game_id, seen, Event.REPLACE,
                                      {"index": index, "turn": turn})
             if self._overrule(game, parse_tiles(turn["tiles"]) if "tiles" in turn else ()):
+                self._queue_changed(game)  # the camera learns the players' word
+            return game
+
+    def edit_start(self, game_id: int, tiles_json: object, seen: int | None = None) -> Game:
+        """Relabel tiles of the board game's start (:meth:`TableGame.with_start`): its
+        tiles stay on their cells, as they lie on the printed board. ``seen`` as for
+        :meth:`edit`."""
+        tiles = parse_tiles(tiles_json, self.get(game_id).table.colours)
+        with self._lock:
+            start = self.get(game_id).table.start
+            if not start:
+                raise Conflict(_l("this game has no board game's start"), "no_start")
+            if sorted((x, y) for x, y, _ in tiles) != sorted(start):
+                raise Conflict(_l("the start's tiles stay where they lie: fix only their "
+                                  "colour or shape"), "start_cells")
+            game = self._act_as_seen(game_id, seen, Event.START, {"tiles": placed_json(tiles)})
+            if self._overrule(game, tiles):
                 self._queue_changed(game)  # the camera learns the players' word
             return game
 
@@ -836,8 +871,9 @@ class Games:
                      ) -> list[tuple[Event, dict[str, Any]]]:
         """The edits that take ``gone`` cells out of the confirmed turns and give
         ``relabel`` cells their new tiles, last turn first so that voiding one leaves the
-        earlier turns' numbers as they are. Checked here as a whole, so a refused one records
-        none of them."""
+        earlier turns' numbers as they are, then the board game's start relabelled (its
+        tiles never leave it: without one it would be no start). Checked here as a whole,
+        so a refused one records none of them."""
         actions: list[tuple[Event, dict[str, Any]]] = []
         touched = gone | set(relabel)
         for record in reversed(table.turns):
@@ -855,17 +891,30 @@ class Games:
             except IllegalMove as error:
                 raise Conflict(error.refusal) from None
             actions.append((kind, payload))
+        start = table.start.placed()
+        if any((x, y) in relabel for x, y, _ in start):
+            tiles: dict[str, Any] = {"tiles": placed_json(
+                [(x, y, relabel.get((x, y), tile)) for x, y, tile in start])}
+            try:
+                apply_event(table, Event.START, tiles)
+            except IllegalMove as error:
+                raise Conflict(error.refusal) from None
+            actions.append((Event.START, tiles))
         return actions
 
     def confirm(self, game_id: int, shown: str | None = None) -> Game:
-        """Record the shown move as the current player's turn."""
+        """Record the shown move as the current player's turn, or as the board game's start
+        (:func:`webui.pending.is_start`), which is no one's turn."""
         with self._lock:
             game, head = self._shown(game_id, shown)
             if head.verdict.refusal is not None:
                 raise Conflict(head.verdict.refusal)
             game.queue.pop(0)
+            kind, payload = ((Event.START, {"tiles": placed_json(head.tiles)})
+                             if is_start(game.table, head.tiles)
+                             else (Event.PLAY, {"turn": turn_json(Place(head.tiles))}))
             try:
-                return self.act(game_id, Event.PLAY, {"turn": turn_json(Place(head.tiles))})
+                return self.act(game_id, kind, payload)
             except Exception:
                 game.queue.insert(0, head)
                 raise

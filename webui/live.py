@@ -42,7 +42,8 @@ class Tracker(Protocol):
     def feed(self, frame: Any) -> list[Any]: ...
     def accept(self, board: Board, pending: Iterable[Placed] = (),
                ignored: Iterable[Placed] = (),
-               overruled: Mapping[Cell, Tile] | None = None) -> list[Any]: ...
+               overruled: Mapping[Cell, Tile] | None = None,
+               squares: Mapping[Cell, int] | None = None) -> list[Any]: ...
     def rescan(self) -> None: ...
     def view(self) -> Any: ...
     adapter: SetAdapter | None
@@ -114,7 +115,7 @@ class LiveLoop:
             again = self._tracker.accept(game.table.board,
                                          game.waiting_tiles() + self._in_flight,
                                          game.set_aside(),
-                                         game.overruled)
+                                         game.overruled, game.table.squares)
             if adapter is not None and adapter.examples != learned:
                 self.games.save_adapter(game.row.id, adapter)
         return [move.tiles for move in again]

@@ -106,6 +106,7 @@ def js_strings() -> dict[str, str]:
         "ask_accept": _("Make the game match the camera? Tiles that change: %(n)s. The turns "
                         "that placed them are scored again."),
         "edit_title": _("Edit turn %(n)s by %(name)s"),
+        "edit_start_title": _("Edit the board game's start"),
         "fix_tile": _("Fix this tile"),
         "add_tile": _("Add a tile here"),
         # A dialog closed because another device (or the camera) changed what it was about.

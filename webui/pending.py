@@ -12,18 +12,33 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.board import Cell, Placed
+from engine.boardgame import start_diagonals
 from engine.rules import IllegalMove, MoveCheck, check_move
 from engine.table import Place, TableGame
 from engine.tiles import Tile
 from vision.doubts import Doubt, DoubtKind
 
 
+def is_start(table: TableGame, tiles: Sequence[Placed]) -> bool:
+    """Whether these tiles are the board game's start (:mod:`engine.boardgame`) for a game
+    that has neither turns nor a start yet: confirming them lays them out, no turn."""
+    return (not table.turns and not table.start
+            and start_diagonals((x, y) for x, y, _ in tiles) is not None)
+
+
 def evaluate(table: TableGame, tiles: Sequence[Placed]) -> MoveCheck:
     """Whether placing these tiles is legal now, its score and scoring lines, or why not.
 
     The table game judges legality (it also knows how many copies are left); the rules give
-    the lines for the tablet's move card.
+    the lines for the tablet's move card. The board game's start scores nothing; it is
+    refused only for a tile the set lacks.
     """
+    if is_start(table, tiles):
+        try:
+            table.with_start(tiles)
+        except IllegalMove as error:
+            return MoveCheck(False, None, error.refusal)
+        return MoveCheck(True, 0, None)
     try:
         after = table.play(Place(tuple(tiles)))
     except IllegalMove as error:

@@ -12,19 +12,22 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.board import Placed
+from engine.boardgame import move_bonus
 from engine.sheet import score_sheet
+from engine.table import TableGame
 from engine.tiles import SHAPES
 
 from .codec import kind_json, placed_json, reading_json, tile_json, turn_json
 from .games import Game, camera_key, games
-from .pending import PendingMove
+from .pending import PendingMove, is_start
 from .reasons import say, say_doubts
 
 
-def pending_json(pending: PendingMove | None) -> dict[str, Any] | None:
+def pending_json(pending: PendingMove | None, table: TableGame) -> dict[str, Any] | None:
     if pending is None:
         return None
     verdict = pending.verdict
+    cells = [(x, y) for x, y, _ in pending.tiles]
     return {
         "tiles": [reading_json(x, y, tile, alts) for (x, y, tile), alts
                   in zip(pending.tiles, pending.tile_alternatives(), strict=True)],
@@ -45,6 +48,8 @@ def pending_json(pending: PendingMove | None) -> dict[str, Any] | None:
                                                      "of": pending.split[1]},
         "reoffered": pending.reoffered,
         "key": pending.key,
+        "start": is_start(table, pending.tiles),
+        "bonus": move_bonus(table.squares, cells) if verdict.legal else 0,
     }
 
 
@@ -97,10 +102,12 @@ def game_json(game: Game) -> dict[str, Any]:
                  bag_before=table.bag_before(record.index))
             for record in table.turns
         ],
-        "pending": pending_json(game.pending),
+        "pending": pending_json(game.pending, game.table),
         "ignored": placed_json(game.set_aside()),
         "more_pending": max(0, len(game.queue) - 1),
         "board": placed_json(table.board.placed()),
+        "start": placed_json(table.start.placed()),
+        "bonus_squares": [[x, y, points] for (x, y), points in sorted(table.squares.items())],
         "bag_size": table.bag_size,
         "unseen": [
             dict(kind_json(tile), count=count)

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engine.boardgame import bonus_squares, move_bonus, start_diagonals
+from engine.refusals import IllegalMove
+from engine.table import Place, TableGame
+from engine.tiles import COLOURS, SHAPES, Tile
 
 # connect-1's start in ../shared/data/real: four quarters, each diagonal rising to the right
 CONNECT_1 = [(6 - i + qx, 1 + i + qy) for qx in (0, 8) for qy in (0, 8) for i in range(6)]
@@ -40,3 +45,32 @@ def test_only_new_tiles_on_bonus_squares_add_points():
     assert move_bonus(bonus, [(7, 1), (8, 1), (9, 1)]) == 2
     assert move_bonus(bonus, [(5, 1), (1, 1)]) == 3
     assert move_bonus(bonus, []) == 0
+
+
+def _start_tiles() -> list:
+    return [(x, y, Tile(COLOURS[i % 6], SHAPES[(i // 6 + i) % 6]))
+            for i, (x, y) in enumerate(CONNECT_1)]
+
+
+def test_a_game_with_a_start_scores_bonus_squares_and_keeps_its_start_through_corrections():
+    start = _start_tiles()
+    at = {(x, y): tile for x, y, tile in start}
+    top = at[(6, 1)]  # red circle: a red row to its right, the last tile on a "2"
+    row = [(x, 1, Tile("red", shape)) for x, shape in zip((7, 8, 9), ("square", "star", "cross"),
+                                                          strict=True)]
+    assert top == Tile("red", "circle")
+    game = TableGame.new(["Ann", "Bob"]).with_start(start).play(Place(tuple(row)))
+    assert game.scores == (4 + 2, 0) and game.bag_before(1) == 108 - 24 - 3 - 12
+    # a correction rebuilds the game from its start: the bonus still counts
+    assert game.replace(0, Place(tuple(row[:2]))).scores == (3, 0)
+    assert TableGame.from_turns(["Ann", "Bob"], [Place(tuple(row))], start=start).scores == (6, 0)
+    # without the start, standard Qwirkle: the row alone, no bonus
+    assert game.with_start([]).scores == (3, 0) and not game.with_start([]).squares
+    # a start of another set, or no start at all
+    purple = [(x, y, Tile("purple", t.shape)) if (x, y) == (6, 1) else (x, y, t)
+              for x, y, t in start]
+    with pytest.raises(IllegalMove):
+        TableGame.new(["Ann", "Bob"], colours=("red", "orange", "yellow", "green", "blue",
+                                               "white")).with_start(purple)
+    with pytest.raises(ValueError, match="diagonals of six"):
+        TableGame.new(["Ann", "Bob"]).with_start(start[:6])

@@ -158,3 +158,32 @@ def test_the_table_is_right_closes_when_the_camera_sees_something_new(served, op
     expect(page.locator("[data-action=table-accept][data-changes]")).to_have_count(0)
     state = page.evaluate("fetch('/api/state').then((r) => r.json())")
     assert state["players"][0]["score"] == 3 and state["camera_board"]["agrees"]
+
+
+def test_the_board_games_start_is_confirmed_and_edited_on_the_tablet(served, open_page):
+    from playwright.sync_api import expect
+    from replay_scenes import board_game
+
+    app, camera, base = served
+    stills = board_game().stills()
+    game = app.extensions["qwirkle_games"].create(("Ann", "Bob"), app.config["COLOURS"]).row.id
+    page = open_page("tablet", f"{base}/games/{game}/tablet")
+    camera.show(stills[0])
+    confirm = page.locator("[data-action=confirm]")
+    expect(confirm).to_have_text("Confirm the start")
+    expect(page.locator(".pending [data-pending-tiles] li")).to_have_count(24)
+    confirm.click()
+    expect(page.locator(".start-row")).to_contain_text("The board game's start: 24 tiles.")
+    camera.show(stills[1])
+    expect(page.locator(".pending .lines")).to_contain_text("printed bonus squares: 2 points")
+    confirm.click()
+    expect(page.locator(".turns li")).to_have_count(1)
+    page.click("[data-action=edit-start]")
+    expect(page.locator("#edit-dialog [data-edit-title]")).to_have_text(
+        "Edit the board game's start")
+    expect(page.locator("#edit-dialog [data-edit-tiles] li")).to_have_count(24)
+    expect(page.locator("#edit-dialog [data-action=edit-pass]")).to_be_hidden()
+    page.click("#edit-dialog [data-action=save-edit]")
+    expect(page.locator("#edit-dialog")).to_be_hidden()
+    state = page.evaluate("fetch('/api/state').then((r) => r.json())")
+    assert len(state["start"]) == 24 and [t["score"] for t in state["turns"]] == [6]

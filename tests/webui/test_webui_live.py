@@ -41,7 +41,8 @@ class FakeTracker:
         guesses = tuple(guess(t, Tile("orange", t.shape)) for _, _, t in MOVE)
         return [DetectedMove(MOVE, 3, True, (DOUBT,), guesses=guesses)]
 
-    def accept(self, board, pending=(), ignored=(), overruled=None) -> list[DetectedMove]:
+    def accept(self, board, pending=(), ignored=(), overruled=None,
+               squares=None) -> list[DetectedMove]:
         self.accepted.append(len(board) + len(list(pending)))
         return []
 

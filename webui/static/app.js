@@ -475,6 +475,22 @@ function editMovedOn(index, turns, turn) {
   return (data) => byCount(data) || (turnWas(data.turns[index]) === was ? null : "stale_turns");
 }
 
+// The board game's start is edited in the same dialog, its tiles' labels only: it is no
+// one's turn, and every turn is judged again with it once saved.
+function openStartEdit() {
+  editing = { index: "start", turns: state.turns.length, tiles: state.start.map((t) => ({ ...t })),
+    staleWhen: turnsMovedOn(state.turns.length, true) };
+  drawEditTiles();
+  editDialog.querySelector("[data-edit-title]").textContent = fmt("edit_start_title", {});
+  editDialog.querySelector("[data-edit-now]").textContent = "";
+  editDialog.querySelector("[data-action=save-edit]").disabled = false;
+  editDialog.querySelector("[data-action=save-edit]").hidden = false;
+  editDialog.querySelector("[data-edit-hint]").hidden = false;
+  editDialog.querySelector("[data-action=edit-pass]").hidden = true;
+  editDialog.querySelector("[data-edit-exchange]").hidden = true;
+  openWatched(editDialog, editing.staleWhen);
+}
+
 // now: what the turn is, in words, from its Edit button (counted with plural forms there).
 function openEdit(index, now) {
   const turn = state.turns[index];
@@ -511,7 +527,7 @@ async function checkEdit() {
   save.hidden = !asked.tiles.length;
   save.disabled = true;
   now.classList.remove("reason");
-  if (!asked.tiles.length) return;
+  if (!asked.tiles.length || asked.index === "start") { save.disabled = false; return; }
   const data = await send("POST", api(`/turns/${asked.index}/check`),
     { kind: "place", tiles: plainTiles(asked.tiles) });
   if (editing !== asked || asked.checks !== check) return;  // a later fix asked again
@@ -523,7 +539,11 @@ async function checkEdit() {
 
 async function saveEdit(turn) {
   editDialog.close();
-  await send("PUT", api(`/turns/${editing.index}`), { ...turn, turns: editing.turns });
+  if (editing.index === "start") {
+    await send("PUT", api("/start"), { tiles: turn.tiles, turns: editing.turns });
+  } else {
+    await send("PUT", api(`/turns/${editing.index}`), { ...turn, turns: editing.turns });
+  }
   editing = null;
 }
 
@@ -610,6 +630,7 @@ const actions = {
     return send("POST", api("/finish"), { went_out: seat === "" ? null : Number(seat) });
   },
   edit: (b) => openEdit(Number(b.dataset.index), b.dataset.now),
+  "edit-start": () => openStartEdit(),
   "save-edit": () => saveEdit({ kind: "place", tiles: plainTiles(editing.tiles) }),
   "edit-pass": () => saveEdit({ kind: "pass" }),
   "edit-exchange": (b) => saveEdit({ kind: "exchange", count: Number(b.dataset.count) }),

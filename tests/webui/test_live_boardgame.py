@@ -1,0 +1,88 @@
+"""The board game at the table: its start is confirmed as the start, no one's turn, and the
+moves after it score the bonus squares; through the real tracker and the real app."""
+
+from __future__ import annotations
+
+import pytest
+from live_support import ScriptedCamera
+from replay_scenes import BOARD_MOVE_1, START, board_game
+from webui_support import Table, make_app
+
+from vision.tracker import MoveTracker
+from webui.app import attach_live
+
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
+
+
+@pytest.fixture(scope="module")
+def stills():
+    """The start, after move 1 (6 points with its "2") and after move 2 (8 with its "1")."""
+    return board_game().stills()
+
+
+def serve(db):
+    """The app on ``db`` with a scripted camera and the real tracker: started again on the
+    same database, it is a restart."""
+    app = make_app(db, CAMERA_RETRY_S=0.05)
+    camera = ScriptedCamera()
+    return Table(app), camera, attach_live(app, camera, lambda c: MoveTracker(colours=c))
+
+
+def confirm(t: Table, game: int) -> dict:
+    response = t.post(f"/api/games/{game}/pending/confirm")
+    assert response.status_code == 200, response.json
+    return response.json
+
+
+def codes(tiles) -> set[str]:
+    return {t["code"] for t in tiles}
+
+
+def test_the_start_is_confirmed_as_the_start_and_the_bonus_squares_score(tmp_path, stills):
+    t, camera, loop = serve(tmp_path / "games.sqlite3")
+    try:
+        game = t.new_game()
+        camera.show(stills[0])
+        start = t.client.get("/api/state").json["pending"]
+        assert start["start"] and start["legal"] and len(start["tiles"]) == len(START)
+        page = t.client.get(f"/games/{game}/tablet").data.decode()
+        assert "laid out on the printed board" in page and "Confirm the start" in page
+        after = confirm(t, game)
+        assert len(after["start"]) == len(START) and after["turns"] == []
+        assert after["current_player"] == 0 and len(after["bonus_squares"]) == 48
+        assert after["bag_size"] == 108 - 24 - 2 * 6
+        camera.show(stills[1])
+        move = t.client.get("/api/state").json["pending"]
+        assert not move["start"] and codes(move["tiles"]) == {t.code for *_, t in BOARD_MOVE_1}
+        assert (move["score"], move["bonus"]) == (6, 2)
+        assert confirm(t, game)["players"][0]["score"] == 6
+    finally:
+        loop.stop(timeout=1.0)
+        camera.end()
+    # a restart reads the start back from the event log, and the next move scores its "1"
+    t, camera, loop = serve(tmp_path / "games.sqlite3")
+    try:
+        again = t.client.get(f"/api/games/{game}/state").json
+        assert len(again["start"]) == len(START)
+        assert [p["score"] for p in again["players"]] == [6, 0]
+        camera.show(stills[1])
+        camera.show(stills[2])
+        assert confirm(t, game)["players"][1]["score"] == 8
+    finally:
+        loop.stop(timeout=1.0)
+        camera.end()
+
+
+def test_a_game_started_over_the_start_offers_it_as_the_start(tmp_path, stills):
+    t, camera, loop = serve(tmp_path / "games.sqlite3")
+    try:
+        camera.show(stills[0])  # the start is laid out before anyone opens a game
+        game = t.new_game()
+        offered = t.client.get("/api/state").json["pending"]
+        assert offered["start"] and offered["reoffered"] and len(offered["tiles"]) == len(START)
+        assert confirm(t, game)["turns"] == []
+        camera.show(stills[1])
+        assert confirm(t, game)["players"][0]["score"] == 6
+    finally:
+        loop.stop(timeout=1.0)
+        camera.end()

@@ -1,0 +1,84 @@
+"""The board game's start through the JSON API: entered, edited, corrected by the camera;
+and every way of getting it wrong answered plainly, the game kept."""
+
+from __future__ import annotations
+
+import pytest
+from replay_scenes import BOARD_MOVE_1, START
+from webui_support import Table, make_app
+
+from engine.tiles import Tile
+from webui.codec import placed_json
+from webui.games import Event, Games
+
+
+@pytest.fixture
+def t(tmp_path) -> Table:
+    return Table(make_app(tmp_path / "games.sqlite3"))
+
+
+def started(t: Table) -> int:
+    """A game whose start players entered by hand (no camera) and whose move 1 scores 6."""
+    game = t.new_game()
+    t.place(game, placed_json(START))
+    assert t.place(game, placed_json(BOARD_MOVE_1))["players"][0]["score"] == 6
+    return game
+
+
+def relabelled(cell, tile: Tile) -> list[dict]:
+    return placed_json([(x, y, tile if (x, y) == cell else old) for x, y, old in START])
+
+
+def test_a_start_entered_by_hand_is_the_start_and_a_move_scores_its_bonus(t):
+    game = started(t)
+    state = t.client.get(f"/api/games/{game}/state").json
+    assert len(state["start"]) == 24 and len(state["turns"]) == 1
+    assert [n for x, y, n in state["bonus_squares"] if (x, y) == (9, 1)] == [2]
+
+
+def test_editing_the_start_rescores_every_turn_or_is_refused(t):
+    game = started(t)
+    # the blue diamond at (6, 1) read as a blue cross: the blue row of move 1 still stands
+    cross = relabelled((6, 1), Tile("blue", "cross"))
+    edited = t.put(f"/api/games/{game}/start", {"tiles": cross, "turns": 1})
+    assert edited.status_code == 200, edited.json
+    assert {"x": 6, "y": 1, "colour": "blue", "shape": "cross", "code": "BCr"} in \
+        edited.json["start"]
+    # a red diamond there would break move 1's blue row: refused, nothing changed
+    red = relabelled((6, 1), Tile("red", "diamond"))
+    refused = t.put(f"/api/games/{game}/start", {"tiles": red})
+    assert refused.status_code == 409 and "turn 1" in refused.json["error"].lower()
+    after = t.client.get(f"/api/games/{game}/state").json
+    assert after["start"] == edited.json["start"] and after["players"][0]["score"] == 6
+
+
+@pytest.mark.parametrize("payload, status", [
+    ({"tiles": placed_json(START[1:])}, 409),  # a tile left out: cells must stay
+    ({"tiles": [*placed_json(START[1:]), {"x": 7, "y": 1, "colour": "red", "shape": "star"}]},
+     409),  # a tile moved
+    ({"tiles": "everything"}, 400),
+    ({}, 400),
+    ({"tiles": placed_json(START), "turns": 5}, 409),  # another device changed the turns
+])
+def test_a_wrong_start_edit_is_answered_and_changes_nothing(t, payload, status):
+    game = started(t)
+    before = t.client.get(f"/api/games/{game}/state").json
+    answer = t.put(f"/api/games/{game}/start", payload)
+    assert answer.status_code == status and answer.json["error"]
+    assert t.client.get(f"/api/games/{game}/state").json["start"] == before["start"]
+
+
+def test_a_game_without_a_start_has_none_to_edit(t):
+    game = t.new_game()
+    answer = t.put(f"/api/games/{game}/start", {"tiles": placed_json(START)})
+    assert answer.status_code == 409, answer.json
+    assert answer.json["error"] == "this game has no board game's start"
+
+
+def test_the_table_is_right_relabels_a_tile_of_the_start(t):
+    game = started(t)
+    table = t.app.extensions["qwirkle_games"].get(game).table
+    actions = Games._corrections(table, set(), {(6, 1): Tile("blue", "cross")})
+    assert [kind for kind, _ in actions] == [Event.START]
+    assert {"x": 6, "y": 1, "colour": "blue", "shape": "cross", "code": "BCr"} in \
+        actions[0][1]["tiles"]
