@@ -36,7 +36,8 @@ def test_every_evaluation_and_benchmark_runs_with_python_m():
     modules = ["engine.bench", "vision.bench.scan", "vision.bench.classifier", "vision.bench.live",
                "vision.evaluate.real", "vision.evaluate.replay", "vision.evaluate.sets",
                "vision.classifier.create_dataset", "vision.classifier.evaluate",
-               "webui.checks.soak", "webui.checks.fuzz_api", "webui.checks.fuzz_files"]
+               "webui.checks.soak", "webui.checks.fuzz_api", "webui.checks.fuzz_files",
+               "webui.checks.gamenight"]
     for module in modules:
         done = subprocess.run([sys.executable, "-m", module, "--help"], cwd=REPO,
                               capture_output=True, text=True, check=False)

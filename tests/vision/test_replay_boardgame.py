@@ -41,7 +41,7 @@ def test_the_start_is_no_move_and_the_bonus_squares_score():
 
 
 def test_real_board_games_are_followed_with_their_bonus(real_data, capsys):
-    for game, least in (("connect-1", 20), ("connect-2", 18)):
+    for game, least in (("connect-1", 20), ("connect-2", 18), ("oblique-2", 19)):
         folder = real_data / game
         assert cli.main(["replay", str(folder), "--json",
                          "--colours", "red,orange,yellow,green,blue,white"]) == 0

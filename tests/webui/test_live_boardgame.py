@@ -86,3 +86,28 @@ def test_a_game_started_over_the_start_offers_it_as_the_start(tmp_path, stills):
     finally:
         loop.stop(timeout=1.0)
         camera.end()
+
+
+def test_a_board_game_on_video_is_played_through_qwirkle_serve_with_an_undo(tmp_path, stills):
+    """`qwirkle serve` with a video of the board game as its camera, and players (the
+    game-night check's) who confirm what it offers and undo turn 1 with its tiles left on
+    the table: the start, then both turns, scored with their bonus squares."""
+    from replay_scenes import QUIET
+
+    from vision.synth.footage import video_frames, write_video
+    from webui.checks.gamenight import play
+    from webui.checks.server import start_server
+
+    video = tmp_path / "board.mp4"
+    length = write_video(video_frames(stills, QUIET, 7), video, QUIET.fps)
+    process, port, token = start_server(tmp_path, str(video))
+    try:
+        state, said = play(port, token, undo_at=1, seconds=length + 30)
+    finally:
+        process.terminate()
+        process.wait(10)
+    # (flags may come: the renderer draws each position's bonus squares afresh)
+    assert [line.removesuffix(", flagged") for line in said[:3]] == [
+        "the start: 200, 0 points", "turn 1: 200, 6 points", "undo turn 1: 200"]
+    assert len(state["start"]) == len(START) and [t["score"] for t in state["turns"]] == [6, 8]
+    assert "Traceback" not in (tmp_path / "serve.log").read_text()

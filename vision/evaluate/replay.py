@@ -228,6 +228,18 @@ def real_truth(folder: Path) -> list[TruthMove]:
             for m in spec["moves"]]
 
 
+def real_stills(folder: Path) -> list:
+    """A real game's photos, in order, at the videos' width: what a clip of it films."""
+    stills = []
+    for name in json.loads((folder / "game.json").read_text())["images"]:
+        image = load_image(folder / name)
+        h, w = image.shape[:2]
+        scale = VIDEO_WIDTH / max(h, w)
+        stills.append(cv2.resize(image, (round(w * scale), round(h * scale)),
+                                 interpolation=cv2.INTER_AREA))
+    return stills
+
+
 def eval_real(tmp: Path, seed: int, styles: list[str], game: str = "classic-a"
               ) -> list[tuple[str, Tally]]:
     """A real game as photos, and as a video in each style (``rough`` always among them).
@@ -243,13 +255,7 @@ def eval_real(tmp: Path, seed: int, styles: list[str], game: str = "classic-a"
     photos.seconds = seconds
     results = [(f"{game} photos", photos)]
 
-    stills = []
-    for name in spec["images"]:
-        image = load_image(folder / name)
-        h, w = image.shape[:2]
-        scale = VIDEO_WIDTH / max(h, w)
-        stills.append(cv2.resize(image, (round(w * scale), round(h * scale)),
-                                 interpolation=cv2.INTER_AREA))
+    stills = real_stills(folder)
     # classic-a's clip opens on photo 1 (move 1 already made): its first settle is the start
     first = None if "preplaced" in spec else 0.0
     for name in dict.fromkeys(["rough", *styles]):
