@@ -1,5 +1,6 @@
 """Cameras for the live tests: one that shows what a test puts in front of it, and an OpenCV
-capture that stands in for a webcam or a video file; and a game that disagrees with a camera."""
+capture that stands in for a webcam or a video file; the app watching such a camera; and a
+game that disagrees with a camera."""
 
 from __future__ import annotations
 
@@ -98,6 +99,26 @@ class ScriptedCamera:
 
     def end(self) -> None:
         self.pictures.put(None)
+
+
+def serve(db):
+    """The app on ``db`` (a ``webui_support.Table``), a scripted camera and the live loop
+    with the real tracker: started again on the same database, it is a restart."""
+    from webui_support import Table, make_app
+
+    from vision.tracker import MoveTracker
+    from webui.app import attach_live
+
+    app = make_app(db, CAMERA_RETRY_S=0.05)
+    camera = ScriptedCamera()
+    return Table(app), camera, attach_live(app, camera, lambda c: MoveTracker(colours=c))
+
+
+def confirm(table, game: int) -> dict:
+    """Confirm the move a game's tablets show (on a ``webui_support.Table``); its state."""
+    response = table.post(f"/api/games/{game}/pending/confirm")
+    assert response.status_code == 200, response.json
+    return response.json
 
 
 def confirm_a_phantom(table, camera: ScriptedCamera, stills) -> tuple[int, dict]:

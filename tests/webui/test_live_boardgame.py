@@ -4,12 +4,8 @@ moves after it score the bonus squares; through the real tracker and the real ap
 from __future__ import annotations
 
 import pytest
-from live_support import ScriptedCamera
+from live_support import confirm, serve
 from replay_scenes import BOARD_MOVE_1, START, board_game
-from webui_support import Table, make_app
-
-from vision.tracker import MoveTracker
-from webui.app import attach_live
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
@@ -20,18 +16,6 @@ def stills():
     return board_game().stills()
 
 
-def serve(db):
-    """The app on ``db`` with a scripted camera and the real tracker: started again on the
-    same database, it is a restart."""
-    app = make_app(db, CAMERA_RETRY_S=0.05)
-    camera = ScriptedCamera()
-    return Table(app), camera, attach_live(app, camera, lambda c: MoveTracker(colours=c))
-
-
-def confirm(t: Table, game: int) -> dict:
-    response = t.post(f"/api/games/{game}/pending/confirm")
-    assert response.status_code == 200, response.json
-    return response.json
 
 
 def codes(tiles) -> set[str]:

@@ -13,7 +13,7 @@ import time
 import urllib.request
 
 import pytest
-from live_support import ScriptedCamera, confirm_a_phantom
+from live_support import ScriptedCamera, confirm, confirm_a_phantom, serve
 from replay_scenes import MOVE_1, MOVE_2, MOVE_3, SCRIPT, renders
 from webui_support import Table, make_app
 
@@ -42,13 +42,6 @@ def table(tmp_path):
     camera.end()
 
 
-def serve(db):
-    """The app on ``db`` with a scripted camera and the real tracker: started again on the
-    same database, it is a restart."""
-    app = make_app(db, CAMERA_RETRY_S=0.05)
-    camera = ScriptedCamera()
-    return Table(app), camera, attach_live(app, camera, lambda c: MoveTracker(colours=c))
-
 
 def cells(tiles) -> set[str]:
     """The tiles of a move by their codes (each rendered move's tiles are all different;
@@ -63,11 +56,6 @@ def shape(moves) -> set[str]:
 def state(t: Table) -> dict:
     return t.client.get("/api/state").json
 
-
-def confirm(t: Table, game: int) -> dict:
-    response = t.post(f"/api/games/{game}/pending/confirm")
-    assert response.status_code == 200, response.json
-    return response.json
 
 
 def play_move_one(t: Table, camera: ScriptedCamera, stills) -> int:

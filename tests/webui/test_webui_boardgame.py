@@ -82,3 +82,16 @@ def test_the_table_is_right_relabels_a_tile_of_the_start(t):
     assert [kind for kind, _ in actions] == [Event.START]
     assert {"x": 6, "y": 1, "colour": "blue", "shape": "cross", "code": "BCr"} in \
         actions[0][1]["tiles"]
+
+
+def test_a_logged_start_that_is_no_start_is_skipped_and_the_game_kept(tmp_path):
+    """A log written by hand, or by a version with other rules: the event that no longer
+    replays is left out, every other one kept."""
+    db = tmp_path / "games.sqlite3"
+    t = Table(make_app(db))
+    game = t.new_game()
+    t.place(game, placed_json(BOARD_MOVE_1))  # standard Qwirkle: a first move anywhere
+    t.app.extensions["qwirkle_games"].log.append(game, "start", {"tiles": placed_json(START[:6])})
+    again = Table(make_app(db)).client.get(f"/api/games/{game}/state")
+    assert again.status_code == 200
+    assert again.json["start"] == [] and [turn["score"] for turn in again.json["turns"]] == [3]
