@@ -27,6 +27,7 @@ from flask import (
 from flask_babel import gettext as _
 
 from engine.board import SIDES
+from engine.boardgame import start_diagonals
 from engine.sheet import ScoreSheet, score_sheet
 from engine.table import TableGame, TurnRecord
 from engine.tiles import COLOURS, SHAPES, Tile
@@ -260,7 +261,9 @@ def current_view(view: str):
 
 @bp.get("/setup")
 def setup():
-    return render_template("setup.html", seen=camera_tiles(), watch_on=options.watch_on(),
+    seen = camera_tiles()
+    return render_template("setup.html", seen=seen, seen_start=is_start_layout(seen),
+                           watch_on=options.watch_on(),
                            profile=games().profile, colour_sets=colour_sets(),
                            **context(None))
 
@@ -305,7 +308,9 @@ def part(game_id: int, name: str):
 @bp.get("/part/camera")
 def camera_part():
     """The camera's status line alone, for the set-up page's camera check."""
-    return render_template("part_camera.html", camera=games().camera, seen=camera_tiles())
+    seen = camera_tiles()
+    return render_template("part_camera.html", camera=games().camera, seen=seen,
+                           seen_start=is_start_layout(seen))
 
 
 def camera_tiles() -> list[dict[str, Any]]:
@@ -315,6 +320,12 @@ def camera_tiles() -> list[dict[str, Any]]:
     table" asked players for what they cannot do and need not."""
     view = games().view
     return placed_json(view[0]) if view and not demo_camera() else []
+
+
+def is_start_layout(seen: list[dict[str, Any]]) -> bool:
+    """Whether the tiles the camera sees are the board game's start (:mod:`engine.boardgame`):
+    a game opened over them offers them as its start, not as a move to clear away."""
+    return start_diagonals((t["x"], t["y"]) for t in seen) is not None
 
 
 def demo_camera() -> bool:

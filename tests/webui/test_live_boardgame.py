@@ -61,6 +61,9 @@ def test_a_game_started_over_the_start_offers_it_as_the_start(tmp_path, stills):
     t, camera, loop = serve(tmp_path / "games.sqlite3")
     try:
         camera.show(stills[0])  # the start is laid out before anyone opens a game
+        setup = t.client.get("/setup").data.decode()
+        assert "the game you open offers it as its start" in setup
+        assert "offered as the first move" not in setup
         game = t.new_game()
         offered = t.client.get("/api/state").json["pending"]
         assert offered["start"] and offered["reoffered"] and len(offered["tiles"]) == len(START)
