@@ -232,16 +232,20 @@ class TableGame:
         >>> game.scores, game.bag_size, game.with_start([]).scores
         ((5, 0), 83, (1, 0))
         """
-        placed = tuple(check_placed(t, f"start tile {i + 1}") for i, t in enumerate(tiles))
-        start = Board.from_placed(placed)
+        start = Board.from_placed(
+            check_placed(t, f"start tile {i + 1}") for i, t in enumerate(tiles))
         if start and start_diagonals(start) is None:
             raise ValueError("a start is diagonals of six tiles that touch only at corners")
+        return self._rebuild([r.turn for r in self.turns], -1, self._blank(start))
+
+    def _blank(self, start: Board) -> TableGame:
+        """This game's players and set before turn 1, with ``start`` laid out (IllegalMove
+        for a tile the set lacks)."""
         blank = TableGame.new(self.players, self.first, self.colours)
-        if start:
-            blank = dataclasses.replace(blank, start=start, board=start,
-                                        squares=bonus_squares(start),
-                                        _unseen=blank._taken(placed))
-        return self._rebuild([r.turn for r in self.turns], -1, blank)
+        if not start:
+            return blank
+        return dataclasses.replace(blank, start=start, board=start, squares=bonus_squares(start),
+                                   _unseen=blank._taken(start.placed()))
 
     def finish(self, went_out: int | None) -> TableGame:
         """End the game: ``went_out`` is the seat that emptied their hand (+6), or None.
@@ -317,11 +321,7 @@ class TableGame:
         def code(i: int) -> Illegal:
             return Illegal.BAD_TURN if i == changed else Illegal.BREAKS_LATER_TURN
 
-        if blank is None:
-            blank = TableGame.new(self.players, self.first, self.colours)
-            if self.start:
-                blank = blank.with_start(self.start.placed())
-        game = blank._replay(turns, code)
+        game = (self._blank(self.start) if blank is None else blank)._replay(turns, code)
         if self.ended:
             try:
                 game = game.finish(self.went_out)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -101,9 +102,11 @@ class ScriptedCamera:
         self.pictures.put(None)
 
 
-def serve(db):
-    """The app on ``db`` (a ``webui_support.Table``), a scripted camera and the live loop
-    with the real tracker: started again on the same database, it is a restart."""
+@contextmanager
+def served(db):
+    """The app on ``db`` (a ``webui_support.Table``) and a scripted camera, watched by the
+    live loop with the real tracker; the loop stops and the camera ends on leaving. Served
+    again on the same database, it is a restart."""
     from webui_support import Table, make_app
 
     from vision.tracker import MoveTracker
@@ -111,7 +114,12 @@ def serve(db):
 
     app = make_app(db, CAMERA_RETRY_S=0.05)
     camera = ScriptedCamera()
-    return Table(app), camera, attach_live(app, camera, lambda c: MoveTracker(colours=c))
+    loop = attach_live(app, camera, lambda c: MoveTracker(colours=c))
+    try:
+        yield Table(app), camera
+    finally:
+        loop.stop(timeout=1.0)
+        camera.end()
 
 
 def confirm(table, game: int) -> dict:

@@ -4,7 +4,7 @@ moves after it score the bonus squares; through the real tracker and the real ap
 from __future__ import annotations
 
 import pytest
-from live_support import confirm, serve
+from live_support import confirm, served
 from replay_scenes import BOARD_MOVE_1, START, board_game
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
@@ -23,8 +23,7 @@ def codes(tiles) -> set[str]:
 
 
 def test_the_start_is_confirmed_as_the_start_and_the_bonus_squares_score(tmp_path, stills):
-    t, camera, loop = serve(tmp_path / "games.sqlite3")
-    try:
+    with served(tmp_path / "games.sqlite3") as (t, camera):
         game = t.new_game()
         camera.show(stills[0])
         start = t.client.get("/api/state").json["pending"]
@@ -40,26 +39,18 @@ def test_the_start_is_confirmed_as_the_start_and_the_bonus_squares_score(tmp_pat
         assert not move["start"] and codes(move["tiles"]) == {t.code for *_, t in BOARD_MOVE_1}
         assert (move["score"], move["bonus"]) == (6, 2)
         assert confirm(t, game)["players"][0]["score"] == 6
-    finally:
-        loop.stop(timeout=1.0)
-        camera.end()
     # a restart reads the start back from the event log, and the next move scores its "1"
-    t, camera, loop = serve(tmp_path / "games.sqlite3")
-    try:
+    with served(tmp_path / "games.sqlite3") as (t, camera):
         again = t.client.get(f"/api/games/{game}/state").json
         assert len(again["start"]) == len(START)
         assert [p["score"] for p in again["players"]] == [6, 0]
         camera.show(stills[1])
         camera.show(stills[2])
         assert confirm(t, game)["players"][1]["score"] == 8
-    finally:
-        loop.stop(timeout=1.0)
-        camera.end()
 
 
 def test_a_game_started_over_the_start_offers_it_as_the_start(tmp_path, stills):
-    t, camera, loop = serve(tmp_path / "games.sqlite3")
-    try:
+    with served(tmp_path / "games.sqlite3") as (t, camera):
         camera.show(stills[0])  # the start is laid out before anyone opens a game
         setup = t.client.get("/setup").data.decode()
         assert "the game you open offers it as its start" in setup
@@ -70,9 +61,6 @@ def test_a_game_started_over_the_start_offers_it_as_the_start(tmp_path, stills):
         assert confirm(t, game)["turns"] == []
         camera.show(stills[1])
         assert confirm(t, game)["players"][0]["score"] == 6
-    finally:
-        loop.stop(timeout=1.0)
-        camera.end()
 
 
 def test_a_board_game_on_video_is_played_through_qwirkle_serve_with_an_undo(tmp_path, stills):

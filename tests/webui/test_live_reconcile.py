@@ -13,7 +13,7 @@ import time
 import urllib.request
 
 import pytest
-from live_support import ScriptedCamera, confirm, confirm_a_phantom, serve
+from live_support import ScriptedCamera, confirm, confirm_a_phantom, served
 from replay_scenes import MOVE_1, MOVE_2, MOVE_3, SCRIPT, renders
 from webui_support import Table, make_app
 
@@ -34,12 +34,8 @@ def stills():
 
 @pytest.fixture
 def table(tmp_path):
-    app = make_app(tmp_path / "games.sqlite3", CAMERA_RETRY_S=0.05)
-    camera = ScriptedCamera()
-    loop = attach_live(app, camera, lambda colours: MoveTracker(colours=colours))
-    yield Table(app), camera
-    loop.stop(timeout=1.0)
-    camera.end()
+    with served(tmp_path / "games.sqlite3") as app_and_camera:
+        yield app_and_camera
 
 
 
@@ -616,31 +612,25 @@ def test_a_tile_players_fixed_is_no_disagreement_even_after_a_restart(tmp_path, 
     disagreement, so the card never asks them to undo their own fix, and no later move
     says the tile "now reads" yellow."""
     db = tmp_path / "games.sqlite3"
-    t, camera, loop = serve(db)
-    game = play_move_one(t, camera, stills)
-    camera.show(stills[2])
-    read = state(t)["pending"]["tiles"]
-    fixed = [dict(read[0], colour="green", code="G" + read[0]["code"][1:]), read[1]]
-    after = t.post(f"/api/games/{game}/pending", {"tiles": fixed}).json
-    assert after["camera_board"]["agrees"] and after["pending"]["legal"]
-    assert confirm(t, game)["turns"][1]["tiles"][0]["colour"] == "green"
-    camera.show(stills[3])  # the next move comes with no note that the tile "now reads"
-    now = state(t)
-    assert now["camera_board"]["agrees"] and now["pending"]["doubt_codes"] == []
-    assert "The camera and the game disagree" not in t.client.get(
-        f"/games/{game}/tablet").data.decode()
-    loop.stop(timeout=1.0)
-    camera.end()
-    t, camera, loop = serve(db)  # a restart: a fresh tracker reads yellow there again
-    try:
+    with served(db) as (t, camera):
+        game = play_move_one(t, camera, stills)
+        camera.show(stills[2])
+        read = state(t)["pending"]["tiles"]
+        fixed = [dict(read[0], colour="green", code="G" + read[0]["code"][1:]), read[1]]
+        after = t.post(f"/api/games/{game}/pending", {"tiles": fixed}).json
+        assert after["camera_board"]["agrees"] and after["pending"]["legal"]
+        assert confirm(t, game)["turns"][1]["tiles"][0]["colour"] == "green"
+        camera.show(stills[3])  # the next move comes with no note that the tile "now reads"
+        now = state(t)
+        assert now["camera_board"]["agrees"] and now["pending"]["doubt_codes"] == []
+        assert "The camera and the game disagree" not in t.client.get(
+            f"/games/{game}/tablet").data.decode()
+    with served(db) as (t, camera):  # a restart: a fresh tracker reads yellow there again
         camera.show(stills[3])
         now = state(t)
         assert now["camera_board"]["agrees"], now["camera_board"]
         assert now["turns"][1]["tiles"][0]["colour"] == "green"
         assert now["pending"]["doubt_codes"] in ([], ["reoffered"]), now["pending"]
-    finally:
-        loop.stop(timeout=1.0)
-        camera.end()
 
 
 def test_an_edited_tile_is_no_disagreement(table, stills):
@@ -753,29 +743,23 @@ def test_keep_a_tile_the_camera_cannot_see(tmp_path, stills):
     leaves the tile in the game. It used to stay on the card all game, its main button
     taking the tile out."""
     db = tmp_path / "games.sqlite3"
-    t, camera, loop = serve(db)
-    game, phantom = confirm_a_phantom(t, camera, stills)
-    board = state(t)["camera_board"]
-    assert [(m["x"], m["y"]) for m in board["missing"]] == [(phantom["x"], phantom["y"])]
-    assert "table-keep" in t.client.get(f"/games/{game}/tablet").data.decode()
-    kept = t.post(f"/api/games/{game}/table/keep",
-                  {"cells": [[phantom["x"], phantom["y"]]], "shown": board["key"]}).json
-    assert "camera_board" in kept, kept
-    assert kept["camera_board"]["agrees"] and kept["players"][0]["score"] == 4
-    again = t.post(f"/api/games/{game}/table/keep")
-    assert again.status_code == 409 and again.json["reason_code"] == "nothing_disputed"
-    assert t.post(f"/api/games/{game}/table/accept").json["players"][0]["score"] == 4
-    loop.stop(timeout=1.0)
-    camera.end()
-    t, camera, loop = serve(db)  # a restart: the log keeps the players' word
-    try:
+    with served(db) as (t, camera):
+        game, phantom = confirm_a_phantom(t, camera, stills)
+        board = state(t)["camera_board"]
+        assert [(m["x"], m["y"]) for m in board["missing"]] == [(phantom["x"], phantom["y"])]
+        assert "table-keep" in t.client.get(f"/games/{game}/tablet").data.decode()
+        kept = t.post(f"/api/games/{game}/table/keep",
+                      {"cells": [[phantom["x"], phantom["y"]]], "shown": board["key"]}).json
+        assert "camera_board" in kept, kept
+        assert kept["camera_board"]["agrees"] and kept["players"][0]["score"] == 4
+        again = t.post(f"/api/games/{game}/table/keep")
+        assert again.status_code == 409 and again.json["reason_code"] == "nothing_disputed"
+        assert t.post(f"/api/games/{game}/table/accept").json["players"][0]["score"] == 4
+    with served(db) as (t, camera):  # a restart: the log keeps the players' word
         camera.show(stills[1])
         now = state(t)
         assert now["camera_board"]["agrees"], now["camera_board"]
         assert now["players"][0]["score"] == 4
-    finally:
-        loop.stop(timeout=1.0)
-        camera.end()
 
 
 def test_each_game_learns_its_set_from_the_tiles_players_confirm(table, stills):
