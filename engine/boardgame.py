@@ -30,35 +30,107 @@ DIAGONAL = 6
 _CORNERS: tuple[Cell, ...] = ((1, 1), (1, -1), (-1, 1), (-1, -1))
 
 
+MISSING = 2
+"""Most tiles of a start a picture may lack (the scan missed one, a hand hides one) and still
+show the start: the printed board fixes where its diagonals lie."""
+
+QUARTER = 8
+"""Side of a quarter of the printed board; its diagonal fills the 6 x 6 block inside it."""
+
+
 def start_diagonals(cells: Iterable[Cell]) -> list[list[Cell]] | None:
     """The start's diagonals (each from its top end down), or None when ``cells`` are not a
     start: at least two diagonals of :data:`DIAGONAL` tiles, no two tiles sharing a side.
+
+    Up to :data:`MISSING` tiles may lack from the other diagonals, which are then completed:
+    the whole diagonals lie in the quarters of the board the whole ones mark out, one to a
+    quarter, each along its 6 x 6 block's main or other diagonal.
 
     >>> start_diagonals([(0, 0), (1, 1), (2, 2)]) is None  # too short: a few loose tiles
     True
     >>> start_diagonals([(x, x) for x in range(6)] + [(x + 8, 5 - x) for x in range(6)])[1]
     [(13, 0), (12, 1), (11, 2), (10, 3), (9, 4), (8, 5)]
+    >>> start = [(x, x) for x in range(6)] + [(x + 8, x) for x in range(6)]
+    >>> start_diagonals(start + [(x, x + 8) for x in (0, 1, 3, 4, 5)])[1]  # (2, 10) missed
+    [(0, 8), (1, 9), (2, 10), (3, 11), (4, 12), (5, 13)]
     """
     todo = set(cells)
     if any((x + dx, y + dy) in todo for x, y in todo for dx, dy in SIDES):
         return None
-    diagonals = []
+    runs = []
     while todo:
-        seed = min(todo)
-        group, frontier = {seed}, [seed]
-        while frontier:
-            x, y = frontier.pop()
-            for dx, dy in _CORNERS:
-                if (x + dx, y + dy) in todo and (x + dx, y + dy) not in group:
-                    group.add((x + dx, y + dy))
-                    frontier.append((x + dx, y + dy))
-        todo -= group
-        ordered = sorted(group, key=lambda c: (c[1], c[0]))
-        steps = {(b[0] - a[0], b[1] - a[1]) for a, b in pairwise(ordered)}
-        if len(group) != DIAGONAL or len(steps) != 1:
+        run = _corner_run(todo, min(todo))
+        if run is None or len(run) > DIAGONAL:
             return None
-        diagonals.append(ordered)
-    return diagonals if len(diagonals) >= 2 else None
+        todo -= set(run)
+        runs.append(run)
+    whole = [run for run in runs if len(run) == DIAGONAL]
+    if len(whole) < 2:
+        return None
+    parts = [run for run in runs if len(run) < DIAGONAL]
+    if not parts:
+        return whole
+    completed = _completed(whole, parts)
+    return None if completed is None else sorted(whole + completed)
+
+
+def _corner_run(cells: set[Cell], seed: Cell) -> list[Cell] | None:
+    """The cells joined to ``seed`` corner to corner, top down, or None where they do not
+    lie in one diagonal line."""
+    group, frontier = {seed}, [seed]
+    while frontier:
+        x, y = frontier.pop()
+        for dx, dy in _CORNERS:
+            if (x + dx, y + dy) in cells and (x + dx, y + dy) not in group:
+                group.add((x + dx, y + dy))
+                frontier.append((x + dx, y + dy))
+    ordered = sorted(group, key=lambda c: (c[1], c[0]))
+    steps = {(b[0] - a[0], b[1] - a[1]) for a, b in pairwise(ordered)}
+    return ordered if len(steps) <= 1 else None
+
+
+def _completed(whole: list[list[Cell]], parts: list[list[Cell]]) -> list[list[Cell]] | None:
+    """The diagonals that ``parts`` (runs shorter than a diagonal) are pieces of, or None
+    where they are not pieces of diagonals, one to a quarter, short of at most
+    :data:`MISSING` tiles. The first of the ``whole`` diagonals marks out the quarters."""
+    origin = (min(x for x, _ in whole[0]) - 1, min(y for _, y in whole[0]) - 1)
+
+    def quarter(cell: Cell) -> Cell:
+        return (cell[0] - origin[0]) // QUARTER, (cell[1] - origin[1]) // QUARTER
+
+    pieces: dict[tuple[Cell, bool], set[Cell]] = {}
+    for part in parts:
+        (x, y), last = part[0], part[-1]
+        # down to the right, or down to the left; a lone tile's own block tells
+        falling = x - y == last[0] - last[1] if len(part) > 1 \
+            else (x - origin[0]) % QUARTER == (y - origin[1]) % QUARTER
+        pieces.setdefault((quarter(part[0]), falling), set()).update(part)
+    completed, missing = [], 0
+    for ((qx, qy), falling), cells in pieces.items():
+        bx, by = origin[0] + QUARTER * qx + 1, origin[1] + QUARTER * qy + 1
+        line = [(bx + i if falling else bx + DIAGONAL - 1 - i, by + i) for i in range(DIAGONAL)]
+        if not cells <= set(line):
+            return None
+        completed.append(line)
+        missing += DIAGONAL - len(cells)
+    quarters = [quarter(d[0]) for d in whole] + [q for q, _ in pieces]
+    xs, ys = zip(*quarters, strict=True)
+    if missing > MISSING or len(set(quarters)) < len(quarters) \
+            or max(xs) - min(xs) > 1 or max(ys) - min(ys) > 1:  # the board is 2 x 2 quarters
+        return None
+    return completed
+
+
+def start_gaps(start: Iterable[Cell]) -> set[Cell]:
+    """The cells of the start's diagonals that ``start`` lacks (:data:`MISSING`); none where
+    it is no start.
+
+    >>> start = [(x, x) for x in range(6)] + [(x + 8, x) for x in range(6)]
+    >>> start_gaps(start + [(x, x + 8) for x in range(1, 6)])
+    {(0, 8)}
+    """
+    cells = set(start)
+    return {cell for diagonal in start_diagonals(cells) or () for cell in diagonal} - cells
 
 
 def bonus_squares(start: Iterable[Cell]) -> dict[Cell, int]:

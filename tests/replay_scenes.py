@@ -53,6 +53,33 @@ def board_game(seed: int = 3) -> GameRenders:
     return game
 
 
+def scan_changed(monkeypatch, calls: range, change) -> None:
+    """Make the scan's result pass through ``change`` in the pictures numbered ``calls``
+    (counted from 1)."""
+    from vision import reader
+    from vision.scan import scan_image
+
+    seen = []
+
+    def changed_scan(image, colours, adapter=None, known=None):
+        result = scan_image(image, colours=colours)
+        seen.append(image)
+        return change(result) if len(seen) in calls else result
+
+    monkeypatch.setattr(reader, "scan_image", changed_scan)
+
+
+def scan_missing(monkeypatch, pixel, calls: range) -> None:
+    """Make the scan miss the tile at the photo pixel ``pixel`` in the pictures numbered
+    ``calls`` (counted from 1), as glare or a low score can."""
+    def missing(result):
+        return replace(result, tiles=[
+            r for r in result.tiles
+            if (r.center[0] - pixel[0]) ** 2 + (r.center[1] - pixel[1]) ** 2 > 100])
+
+    scan_changed(monkeypatch, calls, missing)
+
+
 def clip(stills, style: FootageStyle = QUIET, seed: int = 7, target=None) -> list[Frame]:
     """The frames of a clip through ``stills`` (one reach between consecutive stills)."""
     return [Frame(image, t, f"{t:.2f}s") for image, t in video_frames(stills, style, seed, target)]

@@ -50,7 +50,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from engine.board import Board, Cell, Placed
-from engine.boardgame import bonus_squares, move_bonus, start_diagonals
+from engine.boardgame import bonus_squares, move_bonus, start_diagonals, start_gaps
 from engine.rules import check_move
 from engine.tiles import COLOURS, Tile
 from vision.adapt import SetAdapter
@@ -108,6 +108,9 @@ class MoveTracker:
         self.bonus: dict[Cell, int] = {}
         """The board game's bonus squares, once its start was seen (:mod:`engine.boardgame`):
         moves read score them."""
+        self._start_gaps: set[Cell] = set()
+        """Cells of the board game's start with no tile seen yet (a tile the scan missed in
+        the first picture): a tile read there later completes the start, and is no move."""
         self._game: Board | None = None  # None: no game told us its board (qwirkle replay)
         # Tiles players may take off the table, which then leave the game: seen by the
         # camera and in no confirmed turn (a move waiting, tiles set aside).
@@ -132,6 +135,9 @@ class MoveTracker:
         """A position the gate let through (the first move, or one whose read missed tiles
         of the board), waiting one frame for a second look (:meth:`_second_look`)."""
         self._witness = ChangeWitness()
+        self._suspected_with: dict[Cell, tuple[frozenset[Cell], ...]] = {}
+        """For each of the witness's suspect cells, the cells of each move reported from the
+        picture in which it changed (see :meth:`_laid_now`)."""
         self._ledger = EvidenceLedger()
         self._readings: dict[Cell, TileGuess] = {}  # of the last position, by cell
         self._learned: set[Cell] = set()
@@ -145,13 +151,13 @@ class MoveTracker:
     def accept(self, board: Board | Iterable[Placed], pending: Iterable[Placed] = (),
                ignored: Iterable[Placed] = (),
                overruled: Mapping[Cell, Tile] | None = None,
-               squares: Mapping[Cell, int] | None = None) -> list[DetectedMove]:
+               start: Iterable[Placed] | None = None) -> list[DetectedMove]:
         """Adopt the game: the board players confirmed, the tiles of the moves still waiting
         and the tiles they said are no move. Later moves are judged against the first two.
         ``overruled``: the camera's readings of tiles players said are another (a fix): the
         camera reading the same again is no news to report, nor a tile to see differently.
-        ``squares``: the game's bonus squares (the board game's, :mod:`engine.boardgame`),
-        which later moves score.
+        ``start``: the game's board game's start (:mod:`engine.boardgame`; none: standard
+        Qwirkle), whose bonus squares later moves score.
 
         Returns the tiles the camera saw at its last position that the game holds nowhere,
         offered again as one move: an undo or a removed turn whose tiles stayed on the
@@ -184,14 +190,14 @@ class MoveTracker:
         self._witness.suspects.clear()  # the players have looked at the table
         self._ledger.clear()  # and their labels are final
         self._left_out.clear()
-        if squares is not None:
-            self.bonus = dict(squares)
+        if start is not None:
+            self._lay_out([(x, y) for x, y, _ in start])
         if not extra:
             return []
         again = Doubt(DoubtKind.REOFFERED)
         if not game and start_diagonals((x, y) for x, y, _ in extra) is not None:
             # a game started over the board game's start: offered as that start
-            self.bonus = bonus_squares((x, y) for x, y, _ in extra)
+            self._lay_out([(x, y) for x, y, _ in extra])
             return [DetectedMove(extra, 0, False, (again,), reoffered=True, start=True)]
         check = check_move(game, extra)
         read = [((x, y), self._readings.get((x, y))) for x, y, _ in extra]
@@ -419,27 +425,38 @@ class MoveTracker:
 
         A tile read now on a cell that changed earlier was laid earlier and missed then: it
         joins the board but not this move (which it would make illegal or mis-scored), and
-        the move is flagged so that a person puts it where it belongs.
+        the move is flagged so that a person puts it where it belongs. A tile read now on a
+        cell of the board game's start that had none is the start's (the scan missed it in
+        the first picture): it is reported as the start's, ahead of the move.
         """
         reg, withdrawn = self._withdraw(reg)
+        self._witness.suspects -= self._laid_now(reg)
         flags = self._flags(reg)
         notes = [d for d in reg.problems if d not in flags and d not in self._reported]
         self._reported.update(notes)
         notes = [replace(d, elsewhere=True) for d in notes]
         suspects = self._witness.suspects
-        late = [(cell, guess) for cell, guess in reg.new if cell in suspects]
-        new = [(cell, guess) for cell, guess in reg.new if cell not in suspects]
+        # tiles of the board game's start that the first picture missed: the start's
+        lacking = [(cell, guess) for cell, guess in reg.new if cell in self._start_gaps]
+        late = [(cell, guess) for cell, guess in reg.new
+                if cell in suspects and cell not in self._start_gaps]
+        new = [(cell, guess) for cell, guess in reg.new
+               if cell not in suspects and cell not in self._start_gaps]
         suspects -= set(reg.seen) | {cell for cell, _ in reg.new}
         flags += [Doubt(DoubtKind.LAID_EARLIER, cell=cell, tile=guess.tile)
                   for cell, guess in late]
+        late += lacking
         late_tiles = [(x, y, guess.tile) for (x, y), guess in late]
         board = self.board.with_tiles(late_tiles)
         game = None if self._game is None else self._game.with_tiles(late_tiles)
         at = frame.name if frame.still else round(frame.t, 2)
         gone = [DetectedMove((), None, False, (), at, withdrawn=withdrawn)] if withdrawn else []
+        if lacking:
+            gone.append(self._laid_out(lacking, (), at))
         if not new:
             self.board, self._game = board, game
             self._see(reg, late)
+            self._remember_suspects(())
             problems = (*flags, *notes)
             note = [DetectedMove((), None, True, problems, at)] if problems else []
             return gone + note
@@ -447,6 +464,7 @@ class MoveTracker:
             flags.append(Doubt(DoubtKind.UNSEEN_LAYING))
         judged = board if game is None else game
         if not judged and start_diagonals([cell for cell, _ in new]) is not None:
+            self._remember_suspects(())
             return gone + [self._start(frame, reg, new, (*flags, *notes), board, game)]
         moves = [decode_move(judged, new, flags)]
         if moves[0].score is None and len(new) > 1:
@@ -470,7 +488,28 @@ class MoveTracker:
         self.board, self._game = board, game
         placed = {(x, y) for move in moves for x, y, _ in move.tiles}
         self._see(reg, [*late, *((cell, guess) for cell, guess in new if cell in placed)])
+        self._remember_suspects(moves)
         return gone + found
+
+    def _laid_now(self, reg: Registration) -> set[Cell]:
+        """Suspect cells read as tiles now whose tile cannot belong to the move reported when
+        their look changed: in line with none of its moves, as every move's tiles are. The
+        change was something else, and the tile is part of this move.
+
+        In a view from the side a new tile's own side shows over the cell beyond it and changes
+        its look. A tile laid there a move later was taken for one laid earlier and left out of
+        its move: connect-2 of the real photos lost two moves so (a red square below a row of
+        clovers, read a move late, scored as the red star alone).
+        """
+        suspects = self._witness.suspects
+        return {cell for cell, _ in reg.new if cell in suspects and self._suspected_with.get(cell)
+                and not any(_one_line(cells | {cell}) for cells in self._suspected_with[cell])}
+
+    def _remember_suspects(self, moves: Sequence[DetectedMove]) -> None:
+        """Note the moves just reported beside the suspect cells their picture added."""
+        cells = tuple(frozenset((x, y) for x, y, _ in move.tiles) for move in moves)
+        self._suspected_with = {cell: self._suspected_with.get(cell, cells)
+                                for cell in self._witness.suspects}
 
     def _start(self, frame: Frame, reg: Registration, new: Sequence[tuple[Cell, TileGuess]],
                doubts: Sequence[Doubt], board: Board, game: Board | None) -> DetectedMove:
@@ -478,17 +517,29 @@ class MoveTracker:
         its bonus squares count from the first move on. No move needs its labels to be
         legal; later pictures settle them (:mod:`vision.ledger`). In the table app it waits
         for players to confirm it, as a move does."""
-        tiles = tuple((x, y, guess.tile) for (x, y), guess in new)
-        self.bonus = bonus_squares(cell for cell, _ in new)
+        self._lay_out([cell for cell, _ in new])
+        tiles = [(x, y, guess.tile) for (x, y), guess in new]
         self.board = board.with_tiles(tiles)
         if game is not None:
             self._game = game.with_tiles(tiles)
+        self._see(reg, new)
+        return self._laid_out(new, doubts, frame.name if frame.still else round(frame.t, 2))
+
+    def _lay_out(self, start: Sequence[Cell]) -> None:
+        """Know the board game's start on ``start`` (none: standard Qwirkle)."""
+        self.bonus, self._start_gaps = bonus_squares(start), start_gaps(start)
+
+    def _laid_out(self, new: Sequence[tuple[Cell, TileGuess]], doubts: Sequence[Doubt],
+                  at: str | float) -> DetectedMove:
+        """Tiles of the start, on the board already, reported as the start (the whole start,
+        or the tiles the first picture missed)."""
+        tiles = tuple((x, y, guess.tile) for (x, y), guess in new)
+        self._start_gaps -= {cell for cell, _ in new}
+        if self._game is not None:
             self._removable |= {cell for cell, _ in new}
         for cell, guess in new:
             self._ledger.record(cell, guess.tile, guess, bool(doubts))
         self._last_move = tiles
-        self._see(reg, new)
-        at = frame.name if frame.still else round(frame.t, 2)
         return DetectedMove(tiles, 0, bool(doubts), tuple(doubts), at,
                             guesses=tuple(guess for _, guess in new), start=True)
 
@@ -566,6 +617,12 @@ def _doubtful(readings, reg: Registration, board: Board) -> list[Doubt]:
         if cell not in taken:
             found.append(Doubt(DoubtKind.MAYBE_TILE, cell=cell, tile=r.guess.tile))
     return found
+
+
+def _one_line(cells: Iterable[Cell]) -> bool:
+    """Whether the cells share a row or a column."""
+    xs, ys = zip(*cells, strict=True)
+    return len(set(xs)) == 1 or len(set(ys)) == 1
 
 
 def _in_line(cell: Cell, cells: list[Cell], occupied: Board) -> bool:

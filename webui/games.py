@@ -60,6 +60,7 @@ from .pending import (
     rejoined,
     reread,
     tiles_key,
+    whole_start,
     without,
 )
 
@@ -910,7 +911,8 @@ class Games:
             if head.verdict.refusal is not None:
                 raise Conflict(head.verdict.refusal)
             game.queue.pop(0)
-            kind, payload = ((Event.START, {"tiles": placed_json(head.tiles)})
+            kind, payload = ((Event.START, {"tiles": placed_json(whole_start(game.table,
+                                                                           head.tiles))})
                              if is_start(game.table, head.tiles)
                              else (Event.PLAY, {"turn": turn_json(Place(head.tiles))}))
             try:

@@ -43,7 +43,7 @@ class Tracker(Protocol):
     def accept(self, board: Board, pending: Iterable[Placed] = (),
                ignored: Iterable[Placed] = (),
                overruled: Mapping[Cell, Tile] | None = None,
-               squares: Mapping[Cell, int] | None = None) -> list[Any]: ...
+               start: Iterable[Placed] | None = None) -> list[Any]: ...
     def rescan(self) -> None: ...
     def view(self) -> Any: ...
     adapter: SetAdapter | None
@@ -115,7 +115,7 @@ class LiveLoop:
             again = self._tracker.accept(game.table.board,
                                          game.waiting_tiles() + self._in_flight,
                                          game.set_aside(),
-                                         game.overruled, game.table.squares)
+                                         game.overruled, game.table.start.placed())
             if adapter is not None and adapter.examples != learned:
                 self.games.save_adapter(game.row.id, adapter)
         return [move.tiles for move in again]

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.board import Cell, Placed
-from engine.boardgame import start_diagonals
+from engine.boardgame import start_diagonals, start_gaps
 from engine.rules import IllegalMove, MoveCheck, check_move
 from engine.table import Place, TableGame
 from engine.tiles import Tile
@@ -21,9 +21,17 @@ from vision.doubts import Doubt, DoubtKind
 
 def is_start(table: TableGame, tiles: Sequence[Placed]) -> bool:
     """Whether these tiles are the board game's start (:mod:`engine.boardgame`) for a game
-    that has neither turns nor a start yet: confirming them lays them out, no turn."""
-    return (not table.turns and not table.start
-            and start_diagonals((x, y) for x, y, _ in tiles) is not None)
+    that has neither turns nor a start yet, or tiles its start lacks (the camera missed them
+    in the first picture): confirming them lays them out, no turn."""
+    cells = {(x, y) for x, y, _ in tiles}
+    if table.start:
+        return bool(cells) and cells <= start_gaps(table.start)
+    return not table.turns and start_diagonals(cells) is not None
+
+
+def whole_start(table: TableGame, tiles: Sequence[Placed]) -> list[Placed]:
+    """The start once these tiles of it (:func:`is_start`) are laid out."""
+    return [*table.start.placed(), *tiles]
 
 
 def evaluate(table: TableGame, tiles: Sequence[Placed]) -> MoveCheck:
@@ -35,7 +43,7 @@ def evaluate(table: TableGame, tiles: Sequence[Placed]) -> MoveCheck:
     """
     if is_start(table, tiles):
         try:
-            table.with_start(tiles)
+            table.with_start(whole_start(table, tiles))
         except IllegalMove as error:
             return MoveCheck(False, None, error.refusal)
         return MoveCheck(True, 0, None)

@@ -49,6 +49,8 @@ def pending_json(pending: PendingMove | None, table: TableGame) -> dict[str, Any
         "reoffered": pending.reoffered,
         "key": pending.key,
         "start": is_start(table, pending.tiles),
+        # tiles of a start laid out already, which the camera missed in the first picture
+        "start_lacking": bool(table.start) and is_start(table, pending.tiles),
         "bonus": move_bonus(table.squares, cells) if verdict.legal else 0,
     }
 

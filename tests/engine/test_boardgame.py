@@ -32,12 +32,25 @@ def test_a_turned_quarter_turns_its_bonus_squares():
 def test_no_other_layout_is_a_start():
     assert start_diagonals([]) is None
     assert start_diagonals(CONNECT_1[:6]) is None  # one diagonal: a lone group of tiles
-    assert start_diagonals(CONNECT_1[1:]) is None  # a tile of one diagonal missing
     assert start_diagonals([*CONNECT_1, (7, 1)]) is None  # a tile beside the start
     bent = [*CONNECT_1[:5], (3, 6), *CONNECT_1[6:]]  # a diagonal that turns a corner
     assert start_diagonals(bent) is None
     assert start_diagonals([(x, 0) for x in range(6)] * 2) is None  # a line is a first move
     assert bonus_squares(CONNECT_1[:6]) == {}
+
+
+def test_a_start_short_of_a_tile_or_two_is_completed_on_the_printed_board():
+    whole = start_diagonals(CONNECT_1)
+    # the scan missed a diagonal's end, a tile inside one, or one tile of each of two
+    for short in (CONNECT_1[1:], CONNECT_1[:8] + CONNECT_1[9:], CONNECT_1[:3] + CONNECT_1[4:20]
+                  + CONNECT_1[21:], CONNECT_1[:23]):
+        assert start_diagonals(short) == whole
+        assert bonus_squares(short) == bonus_squares(CONNECT_1)
+    # three tiles missing, two diagonals of six and a lone tile, or a tile off the diagonals
+    assert start_diagonals(CONNECT_1[3:]) is None
+    assert start_diagonals(CONNECT_1[:12] + CONNECT_1[13:14]) is None
+    assert start_diagonals([*CONNECT_1[:23], (11, 9)]) is None  # in a quarter, off its diagonal
+    assert start_diagonals(CONNECT_1[:12] + [(x + 16, y) for x, y in CONNECT_1[18:23]]) is None
 
 
 def test_only_new_tiles_on_bonus_squares_add_points():

@@ -5,15 +5,20 @@ from __future__ import annotations
 
 import pytest
 from live_support import confirm, served
-from replay_scenes import BOARD_MOVE_1, START, board_game
+from replay_scenes import BOARD_MOVE_1, START, board_game, scan_missing
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
 
 @pytest.fixture(scope="module")
-def stills():
+def scene():
+    return board_game()
+
+
+@pytest.fixture(scope="module")
+def stills(scene):
     """The start, after move 1 (6 points with its "2") and after move 2 (8 with its "1")."""
-    return board_game().stills()
+    return scene.stills()
 
 
 
@@ -47,6 +52,31 @@ def test_the_start_is_confirmed_as_the_start_and_the_bonus_squares_score(tmp_pat
         camera.show(stills[1])
         camera.show(stills[2])
         assert confirm(t, game)["players"][1]["score"] == 8
+
+
+def test_a_start_tile_the_camera_missed_is_offered_later_as_the_starts(tmp_path, scene, stills,
+                                                                    monkeypatch):
+    missed = START[8]
+    scan_missing(monkeypatch, scene[0].centers[missed[:2]], range(1, 2))
+    with served(tmp_path / "games.sqlite3") as (t, camera):
+        game = t.new_game()
+        camera.show(stills[0])
+        start = t.client.get("/api/state").json["pending"]
+        assert start["start"] and not start["start_lacking"] and len(start["tiles"]) == 23
+        after = confirm(t, game)
+        assert len(after["start"]) == 23 and len(after["bonus_squares"]) == 48
+        camera.show(stills[1])  # the missed tile is read now, beside move 1
+        lacking = t.client.get("/api/state").json["pending"]
+        assert lacking["start_lacking"] and codes(lacking["tiles"]) == {missed[2].code}
+        page = t.client.get(f"/games/{game}/tablet").data.decode()
+        assert "1 more tile of the start" in page and "Confirm the start" in page
+        after = confirm(t, game)
+        assert len(after["start"]) == len(START) and after["turns"] == []
+        assert after["bag_size"] == 108 - 24 - 2 * 6
+        move = t.client.get("/api/state").json["pending"]
+        assert codes(move["tiles"]) == {t.code for *_, t in BOARD_MOVE_1}
+        assert (move["score"], move["bonus"]) == (6, 2)
+        assert confirm(t, game)["players"][0]["score"] == 6
 
 
 def test_a_game_started_over_the_start_offers_it_as_the_start(tmp_path, stills):

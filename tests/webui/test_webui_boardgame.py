@@ -95,3 +95,22 @@ def test_a_logged_start_that_is_no_start_is_skipped_and_the_game_kept(tmp_path):
     again = Table(make_app(db)).client.get(f"/api/games/{game}/state")
     assert again.status_code == 200
     assert again.json["start"] == [] and [turn["score"] for turn in again.json["turns"]] == [3]
+
+
+def test_a_start_short_of_a_tile_takes_it_later_in_no_ones_turn(t):
+    """A start the camera read without one tile is the start (its bonus squares whole); the
+    tile, read later, is the start's: confirmed, it joins it in no one's turn."""
+    game = t.new_game()
+    missed = START[8]
+    after = t.place(game, placed_json([p for p in START if p != missed]))
+    assert len(after["start"]) == 23 and len(after["bonus_squares"]) == 48
+    assert t.place(game, placed_json(BOARD_MOVE_1))["players"][0]["score"] == 6
+    assert t.post(f"/api/games/{game}/pending", {"tiles": placed_json([missed])}).status_code \
+        == 200
+    offered = t.client.get(f"/api/games/{game}/state").json["pending"]
+    assert offered["start"] and offered["start_lacking"] and offered["legal"]
+    response = t.post(f"/api/games/{game}/pending/confirm")
+    assert response.status_code == 200, response.json
+    state = response.json
+    assert len(state["start"]) == 24 and len(state["turns"]) == 1
+    assert [p["score"] for p in state["players"]] == [6, 0] and state["current_player"] == 1

@@ -42,7 +42,7 @@ class FakeTracker:
         return [DetectedMove(MOVE, 3, True, (DOUBT,), guesses=guesses)]
 
     def accept(self, board, pending=(), ignored=(), overruled=None,
-               squares=None) -> list[DetectedMove]:
+               start=None) -> list[DetectedMove]:
         self.accepted.append(len(board) + len(list(pending)))
         return []
 

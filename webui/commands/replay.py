@@ -70,11 +70,14 @@ def replay(source_spec: str, colours, still_seconds: float, adapter: SetAdapter 
 
 def print_moves(moves: list[DetectedMove]) -> None:
     total = number = 0
+    started = False
     for move in moves:
         tiles = " ".join(f"{tile.code}({x},{y})" for x, y, tile in move.tiles) or "(no new tiles)"
         if move.start:
             print(f"start  {len(move.tiles)} tiles of the board game, laid before move 1 (its "
-                  f"bonus squares count): {tiles}")
+                  f"bonus squares count): {tiles}" if not started else
+                  f"start  {len(move.tiles)} more of its tiles, missed until now: {tiles}")
+            started = True
             continue
         number += 1
         total += move.score or 0
