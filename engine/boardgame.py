@@ -7,7 +7,9 @@ Moves follow the usual rules, and each new tile laid on a bonus square adds its 
 the move's score. The quarters may be turned, so a start is recognised from the tiles
 alone: diagonals of six that touch nothing else. No first move of standard Qwirkle (one
 line) looks like that, which is why the camera can tell the games apart by the first
-picture, with no switch for players to forget.
+picture, with no switch for players to forget. A start short of a tile or two (one the
+camera missed) is still recognised: the whole diagonals mark out the board's quarters, and
+those place the short ones.
 
 >>> start = [(x, 5 - x) for x in range(6)] + [(x + 8, x) for x in range(6)]
 >>> bonus = bonus_squares(start)
