@@ -449,6 +449,9 @@ class MoveTracker:
         late_tiles = [(x, y, guess.tile) for (x, y), guess in late]
         board = self.board.with_tiles(late_tiles)
         game = None if self._game is None else self._game.with_tiles(late_tiles)
+        # a move scored with a start tile read only now: the players look at both
+        flags += [Doubt(DoubtKind.UNCONFIRMED, cell=cell, tile=guess.tile)
+                  for cell, guess in lacking if _in_line(cell, [c for c, _ in new], board)]
         at = frame.name if frame.still else round(frame.t, 2)
         gone = [DetectedMove((), None, False, (), at, withdrawn=withdrawn)] if withdrawn else []
         if lacking:

@@ -58,6 +58,18 @@ def test_a_start_tile_the_first_picture_missed_completes_the_start_later(monkeyp
         (frozenset(BOARD_MOVE_1), 6), (frozenset(BOARD_MOVE_2), 8)]
 
 
+def test_a_move_in_line_with_a_start_tile_read_late_is_flagged(monkeypatch):
+    """The start's blue diamond at (6, 1), missed in the first picture, is read beside move
+    1's blue row: it is the start's, the row scores it, and the move is flagged, since the
+    players have not seen that tile yet."""
+    game = board_game()
+    scan_missing(monkeypatch, game[0].centers[(6, 1)], range(1, 2))
+    moves = run(MoveTracker(), photos(game.stills()[:2]))
+    assert [len(m.tiles) for m in moves] == [23, 1, 3] and moves[1].start
+    assert as_truth(moves[2:], BOARD_MOVE_1) == [(frozenset(BOARD_MOVE_1), 6)]
+    assert moves[2].needs_confirmation and "from a move not yet confirmed" in moves[2].reason
+
+
 def test_real_board_games_are_followed_with_their_bonus(real_data, capsys):
     for game, least in (("connect-1", 20), ("connect-2", 20), ("oblique-2", 19)):
         start, tally = _replayed(real_data / game, capsys)
