@@ -123,6 +123,23 @@ def _completed(whole: list[list[Cell]], parts: list[list[Cell]]) -> list[list[Ce
     return completed
 
 
+def start_in(cells: Iterable[Cell]) -> set[Cell] | None:
+    """The cells of the board game's start among ``cells``: all of them, or all but one (a
+    tile laid, or read, beside the start); None where no start is among them.
+
+    >>> start = [(x, x) for x in range(6)] + [(x + 8, x) for x in range(6)]
+    >>> start_in(start + [(6, 0)]) == set(start)  # beside the first diagonal's end
+    True
+    >>> start_in(start[:6] + [(6, 0)]) is None
+    True
+    """
+    cells = set(cells)
+    if start_diagonals(cells) is not None:
+        return cells
+    return next((cells - {extra} for extra in sorted(cells)
+                 if start_diagonals(cells - {extra}) is not None), None)
+
+
 def start_gaps(start: Iterable[Cell]) -> set[Cell]:
     """The cells of the start's diagonals that ``start`` lacks (:data:`MISSING`); none where
     it is no start.

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from engine.board import Board, Cell, Placed, reached
-from engine.boardgame import start_diagonals
+from engine.boardgame import start_in
 from vision.adapt import SetAdapter
 from vision.lattice import project
 from vision.register import Registration, register
@@ -117,14 +117,12 @@ def _in_view(cells: set[Cell], homography: np.ndarray | None,
 def _off_board(board: set[Cell], new: list[Cell]) -> set[Cell]:
     """The new cells that lie off the board: not reached from it in steps shorter than
     :data:`OFF_BOARD_GAP`. With no board yet, the board is the largest group of new tiles,
-    or all of them where they are the board game's start (:mod:`engine.boardgame`), whose
-    diagonals lie apart."""
+    or the board game's start (:mod:`engine.boardgame`), whose diagonals lie apart, and a
+    tile near it."""
     todo = set(new)
-    if board:
-        near = reached(board, todo, OFF_BOARD_GAP - 1)
-        return todo - near
-    if start_diagonals(todo) is not None:
-        return set()
+    core = board or start_in(todo)
+    if core:
+        return todo - reached(core, todo, OFF_BOARD_GAP - 1)
     groups = []
     while todo:
         seed = min(todo)

@@ -50,7 +50,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from engine.board import Board, Cell, Placed
-from engine.boardgame import bonus_squares, move_bonus, start_diagonals, start_gaps
+from engine.boardgame import bonus_squares, move_bonus, start_gaps, start_in
 from engine.rules import check_move
 from engine.tiles import COLOURS, Tile
 from vision.adapt import SetAdapter
@@ -195,19 +195,29 @@ class MoveTracker:
         if not extra:
             return []
         again = Doubt(DoubtKind.REOFFERED)
-        if not game and start_diagonals((x, y) for x, y, _ in extra) is not None:
-            # a game started over the board game's start: offered as that start
-            self._lay_out([(x, y) for x, y, _ in extra])
-            return [DetectedMove(extra, 0, False, (again,), reoffered=True, start=True)]
+        laid = None if game else start_in((x, y) for x, y, _ in extra)
+        offers = []
+        if laid is not None:
+            # a game started over the board game's start: offered as that start, and a tile
+            # beside it as a move to look at
+            self._lay_out(sorted(laid))
+            start_tiles = tuple(p for p in extra if p[:2] in laid)
+            offers.append(DetectedMove(start_tiles, 0, False, (again,), reoffered=True,
+                                       start=True))
+            extra = tuple(p for p in extra if p[:2] not in laid)
+            game = game.with_tiles(start_tiles)
+            if not extra:
+                return offers
+            again = Doubt(DoubtKind.MAYBE_TILE, cell=extra[0][:2], tile=extra[0][2])
         check = check_move(game, extra)
         read = [((x, y), self._readings.get((x, y))) for x, y, _ in extra]
         parts = None if check.legal or not all(guess for _, guess in read) \
             else split_moves(game, read)
         if parts:
-            return [replace(part, doubts=(again, *part.doubts), reoffered=True)
-                    for part in parts]
-        return [DetectedMove(extra, check.score if check.legal else None, True, (again,),
-                             reoffered=True)]
+            return offers + [replace(part, doubts=(again, *part.doubts), reoffered=True)
+                             for part in parts]
+        return offers + [DetectedMove(extra, check.score if check.legal else None, True,
+                                      (again,), reoffered=True)]
 
     def _learn(self, confirmed: Board) -> None:
         """Teach the set adapter the confirmed tiles it has a reading of and has not seen."""
@@ -436,26 +446,37 @@ class MoveTracker:
         self._reported.update(notes)
         notes = [replace(d, elsewhere=True) for d in notes]
         suspects = self._witness.suspects
-        # tiles of the board game's start that the first picture missed: the start's
-        lacking = [(cell, guess) for cell, guess in reg.new if cell in self._start_gaps]
-        late = [(cell, guess) for cell, guess in reg.new
-                if cell in suspects and cell not in self._start_gaps]
+        unseen = [Doubt(DoubtKind.UNSEEN_LAYING)] if not frame.still and self._gate.unseen else []
+        # the board game's start, seen on an empty board (a tile beside it is a move to look
+        # at), or tiles of it that the first picture missed: the start's
+        start = None if (self.board if self._game is None else self._game) \
+            else start_in(cell for cell, _ in reg.new)
+        if start is not None:
+            self._lay_out(sorted(start))
+        laying = [(cell, guess) for cell, guess in reg.new
+                  if cell in self._start_gaps or (start is not None and cell in start)]
+        laid = {cell for cell, _ in laying}
+        late = [(cell, guess) for cell, guess in reg.new if cell in suspects and cell not in laid]
         new = [(cell, guess) for cell, guess in reg.new
-               if cell not in suspects and cell not in self._start_gaps]
+               if cell not in suspects and cell not in laid]
         suspects -= set(reg.seen) | {cell for cell, _ in reg.new}
         flags += [Doubt(DoubtKind.LAID_EARLIER, cell=cell, tile=guess.tile)
                   for cell, guess in late]
-        late += lacking
+        late += laying
         late_tiles = [(x, y, guess.tile) for (x, y), guess in late]
         board = self.board.with_tiles(late_tiles)
         game = None if self._game is None else self._game.with_tiles(late_tiles)
-        # a move scored with a start tile read only now: the players look at both
-        flags += [Doubt(DoubtKind.UNCONFIRMED, cell=cell, tile=guess.tile)
-                  for cell, guess in lacking if _in_line(cell, [c for c, _ in new], board)]
         at = frame.name if frame.still else round(frame.t, 2)
         gone = [DetectedMove((), None, False, (), at, withdrawn=withdrawn)] if withdrawn else []
-        if lacking:
-            gone.append(self._laid_out(lacking, (), at))
+        if laying:
+            gone.append(self._laid_out(laying, () if start is None else (*flags, *notes, *unseen),
+                                       at))
+        if start is not None:  # the start's problems are its own; a tile beside it may be none
+            flags, notes = [Doubt(DoubtKind.MAYBE_TILE, cell=cell, tile=guess.tile)
+                            for cell, guess in new], []
+        # a move scored with a start tile read only now: the players look at both
+        flags += [Doubt(DoubtKind.UNCONFIRMED, cell=cell, tile=guess.tile)
+                  for cell, guess in laying if _in_line(cell, [c for c, _ in new], board)]
         if not new:
             self.board, self._game = board, game
             self._see(reg, late)
@@ -463,12 +484,8 @@ class MoveTracker:
             problems = (*flags, *notes)
             note = [DetectedMove((), None, True, problems, at)] if problems else []
             return gone + note
-        if not frame.still and self._gate.unseen:
-            flags.append(Doubt(DoubtKind.UNSEEN_LAYING))
+        flags += unseen
         judged = board if game is None else game
-        if not judged and start_diagonals([cell for cell, _ in new]) is not None:
-            self._remember_suspects(())
-            return gone + [self._start(frame, reg, new, (*flags, *notes), board, game)]
         moves = [decode_move(judged, new, flags)]
         if moves[0].score is None and len(new) > 1:
             moves = split_moves(judged, new, self._appeared(frame, reg, new), flags) or [
@@ -514,28 +531,17 @@ class MoveTracker:
         self._suspected_with = {cell: self._suspected_with.get(cell, cells)
                                 for cell in self._witness.suspects}
 
-    def _start(self, frame: Frame, reg: Registration, new: Sequence[tuple[Cell, TileGuess]],
-               doubts: Sequence[Doubt], board: Board, game: Board | None) -> DetectedMove:
-        """The board game's start, seen on an empty board: it joins the board, as read, and
-        its bonus squares count from the first move on. No move needs its labels to be
-        legal; later pictures settle them (:mod:`vision.ledger`). In the table app it waits
-        for players to confirm it, as a move does."""
-        self._lay_out([cell for cell, _ in new])
-        tiles = [(x, y, guess.tile) for (x, y), guess in new]
-        self.board = board.with_tiles(tiles)
-        if game is not None:
-            self._game = game.with_tiles(tiles)
-        self._see(reg, new)
-        return self._laid_out(new, doubts, frame.name if frame.still else round(frame.t, 2))
-
     def _lay_out(self, start: Sequence[Cell]) -> None:
         """Know the board game's start on ``start`` (none: standard Qwirkle)."""
         self.bonus, self._start_gaps = bonus_squares(start), start_gaps(start)
 
     def _laid_out(self, new: Sequence[tuple[Cell, TileGuess]], doubts: Sequence[Doubt],
                   at: str | float) -> DetectedMove:
-        """Tiles of the start, on the board already, reported as the start (the whole start,
-        or the tiles the first picture missed)."""
+        """Tiles of the board game's start, reported as the start (the whole start, or tiles
+        the first picture missed). They join the board as read, and its bonus squares count
+        from the first move on (:meth:`_lay_out`). No move needs their labels to be legal;
+        later pictures settle them (:mod:`vision.ledger`). In the table app they wait for
+        players to confirm them, as a move does."""
         tiles = tuple((x, y, guess.tile) for (x, y), guess in new)
         self._start_gaps -= {cell for cell, _ in new}
         if self._game is not None:

@@ -27,7 +27,7 @@ from flask import (
 from flask_babel import gettext as _
 
 from engine.board import SIDES
-from engine.boardgame import start_diagonals
+from engine.boardgame import start_in
 from engine.sheet import ScoreSheet, score_sheet
 from engine.table import TableGame, TurnRecord
 from engine.tiles import COLOURS, SHAPES, Tile
@@ -324,8 +324,9 @@ def camera_tiles() -> list[dict[str, Any]]:
 
 def is_start_layout(seen: list[dict[str, Any]]) -> bool:
     """Whether the tiles the camera sees are the board game's start (:mod:`engine.boardgame`):
-    a game opened over them offers them as its start, not as a move to clear away."""
-    return start_diagonals((t["x"], t["y"]) for t in seen) is not None
+    a game opened over them offers them as its start, not as a move to clear away (and a
+    tile beside it as a move)."""
+    return start_in((t["x"], t["y"]) for t in seen) is not None
 
 
 def demo_camera() -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from replay_scenes import (
     BOARD_MOVE_1,
@@ -13,6 +14,7 @@ from replay_scenes import (
     board_game,
     photos,
     run,
+    scan_changed,
     scan_missing,
 )
 
@@ -68,6 +70,33 @@ def test_a_move_in_line_with_a_start_tile_read_late_is_flagged(monkeypatch):
     assert [len(m.tiles) for m in moves] == [23, 1, 3] and moves[1].start
     assert as_truth(moves[2:], BOARD_MOVE_1) == [(frozenset(BOARD_MOVE_1), 6)]
     assert moves[2].needs_confirmation and "from a move not yet confirmed" in moves[2].reason
+
+
+def test_a_start_with_a_tile_beside_it_is_the_start_and_the_tile_a_flagged_move(monkeypatch):
+    """The first picture also reads a tile at (5, 1), beside the start (one laid early, or
+    read where there is none): the rest is the start all the same, with its bonus squares,
+    and the tile is a move of its own, flagged, not a reason to read the start as a heap."""
+    import cv2
+    import numpy as np
+
+    game = board_game()
+    spot = cv2.perspectiveTransform(np.array([[(5.0, 1.0)]]), game[0].homography)[0, 0]
+
+    def with_a_tile_beside(result):
+        to_cell = np.linalg.inv(result.lattice.homography)
+        x, y = np.rint(cv2.perspectiveTransform(spot[None, None], to_cell)[0, 0]).astype(int)
+        some = result.tiles[0]
+        extra = replace(some, x=int(x), y=int(y), center=(float(spot[0]), float(spot[1])),
+                        guess=replace(some.guess, tile=Tile("blue", "circle")))
+        return replace(result, tiles=[*result.tiles, extra])
+
+    scan_changed(monkeypatch, range(1, 2), with_a_tile_beside)
+    tracker = MoveTracker()
+    moves = run(tracker, photos(game.stills()[:1]))
+    assert [len(m.tiles) for m in moves] == [24, 1] and moves[0].start
+    assert as_truth(moves[:1], START) == [(frozenset(START), 0)]
+    assert moves[1].needs_confirmation and "may be a tile" in moves[1].reason
+    assert moves[1].tiles[0][2] == Tile("blue", "circle") and len(tracker.bonus) == 48
 
 
 def test_real_board_games_are_followed_with_their_bonus(real_data, capsys):
