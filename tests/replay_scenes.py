@@ -80,6 +80,36 @@ def scan_missing(monkeypatch, pixel, calls: range) -> None:
     scan_changed(monkeypatch, calls, missing)
 
 
+def pixel(game: GameRenders, position: int, cell: tuple[float, float]):
+    """Where a (truth) cell lies in the picture of a rendered position."""
+    import cv2
+    import numpy as np
+
+    return cv2.perspectiveTransform(np.array([[cell]], np.float64),
+                                    game[position].homography)[0, 0]
+
+
+def scan_adding(monkeypatch, spot, calls: range, tile=None, tile_prob: float | None = None
+                ) -> None:
+    """Make the scan also read a tile (``tile``, or the first tile's reading; as sure as that
+    one, or ``tile_prob``) at the photo pixel ``spot`` in the pictures numbered ``calls``
+    (counted from 1)."""
+    import cv2
+    import numpy as np
+
+    def adding(result):
+        to_cell = np.linalg.inv(result.lattice.homography)
+        x, y = np.rint(cv2.perspectiveTransform(spot[None, None], to_cell)[0, 0]).astype(int)
+        some = result.tiles[0]
+        guess = replace(some.guess, tile=tile or some.guess.tile,
+                        tile_prob=some.guess.tile_prob if tile_prob is None else tile_prob)
+        fake = replace(some, x=int(x), y=int(y), center=(float(spot[0]), float(spot[1])),
+                       guess=guess)
+        return replace(result, tiles=[*result.tiles, fake])
+
+    scan_changed(monkeypatch, calls, adding)
+
+
 def clip(stills, style: FootageStyle = QUIET, seed: int = 7, target=None) -> list[Frame]:
     """The frames of a clip through ``stills`` (one reach between consecutive stills)."""
     return [Frame(image, t, f"{t:.2f}s") for image, t in video_frames(stills, style, seed, target)]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
 from replay_scenes import (
     BOARD_MOVE_1,
@@ -13,8 +12,9 @@ from replay_scenes import (
     as_truth,
     board_game,
     photos,
+    pixel,
     run,
-    scan_changed,
+    scan_adding,
     scan_missing,
 )
 
@@ -76,21 +76,8 @@ def test_a_start_with_a_tile_beside_it_is_the_start_and_the_tile_a_flagged_move(
     """The first picture also reads a tile at (5, 1), beside the start (one laid early, or
     read where there is none): the rest is the start all the same, with its bonus squares,
     and the tile is a move of its own, flagged, not a reason to read the start as a heap."""
-    import cv2
-    import numpy as np
-
     game = board_game()
-    spot = cv2.perspectiveTransform(np.array([[(5.0, 1.0)]]), game[0].homography)[0, 0]
-
-    def with_a_tile_beside(result):
-        to_cell = np.linalg.inv(result.lattice.homography)
-        x, y = np.rint(cv2.perspectiveTransform(spot[None, None], to_cell)[0, 0]).astype(int)
-        some = result.tiles[0]
-        extra = replace(some, x=int(x), y=int(y), center=(float(spot[0]), float(spot[1])),
-                        guess=replace(some.guess, tile=Tile("blue", "circle")))
-        return replace(result, tiles=[*result.tiles, extra])
-
-    scan_changed(monkeypatch, range(1, 2), with_a_tile_beside)
+    scan_adding(monkeypatch, pixel(game, 0, (5.0, 1.0)), range(1, 2), Tile("blue", "circle"))
     tracker = MoveTracker()
     moves = run(tracker, photos(game.stills()[:1]))
     assert [len(m.tiles) for m in moves] == [24, 1] and moves[0].start

@@ -15,9 +15,10 @@ from replay_scenes import (
     clip,
     expected,
     photos,
+    pixel,
     renders,
     run,
-    scan_changed,
+    scan_adding,
     scan_missing,
     tiles,
 )
@@ -198,8 +199,8 @@ def test_a_tile_laid_where_the_picture_changed_off_the_last_moves_line_is_part_o
     game = renders(script=script)
     stills = game.stills()
     marked = stills[2].copy()
-    spot = _pixel(game, 2, (1.0, 1.0))
-    side = np.linalg.norm(_pixel(game, 2, (2.0, 1.0)) - spot)
+    spot = pixel(game, 2, (1.0, 1.0))
+    side = np.linalg.norm(pixel(game, 2, (2.0, 1.0)) - spot)
     cv2.circle(marked, tuple(int(v) for v in spot), int(0.4 * side), (60, 90, 150), -1)
     moves = run(MoveTracker(), photos([stills[1], marked, stills[3]]))
     assert "no tile was read" in moves[1].reason
@@ -207,35 +208,10 @@ def test_a_tile_laid_where_the_picture_changed_off_the_last_moves_line_is_part_o
     assert "laid earlier" not in moves[2].reason
 
 
-def _scan_with_a_doubtful_tile(monkeypatch, spot, calls: range, tile=None) -> None:
-    """Make the scan also half-believe a tile (``tile``, or the first tile's reading) at the
-    photo pixel ``spot`` in the pictures numbered ``calls`` (counted from 1)."""
-    import cv2
-    import numpy as np
-
-    def with_a_doubtful_tile(result):
-        to_cell = np.linalg.inv(result.lattice.homography)
-        x, y = np.rint(cv2.perspectiveTransform(spot[None, None], to_cell)[0, 0]).astype(int)
-        some = result.tiles[0]
-        guess = replace(some.guess, tile=tile or some.guess.tile, tile_prob=0.96)
-        fake = replace(some, x=int(x), y=int(y), center=(float(spot[0]), float(spot[1])),
-                       guess=guess)
-        return replace(result, tiles=[*result.tiles, fake])
-
-    scan_changed(monkeypatch, calls, with_a_doubtful_tile)
-
-
-def _pixel(game, position: int, cell: tuple[float, float]):
-    import cv2
-    import numpy as np
-
-    return cv2.perspectiveTransform(np.array([[cell]]), game[position].homography)[0, 0]
-
-
 def test_a_hole_read_as_a_tile_is_left_out_and_stays_off_the_board(game, monkeypatch):
     # From the second position on, the scan also half-believes a tile at (1, 2): beside move
     # 2's yellow circle but off its column, so move 2 is legal only without it.
-    _scan_with_a_doubtful_tile(monkeypatch, _pixel(game, 2, (1.0, 2.0)), range(2, 99))
+    scan_adding(monkeypatch, pixel(game, 2, (1.0, 2.0)), range(2, 99), tile_prob=0.96)
     tracker = MoveTracker()
     moves = run(tracker, photos(game.stills()[1:4]))
     assert as_truth(moves, MOVE_1 + MOVE_2 + MOVE_3) == expected(*SCRIPT.moves)
@@ -253,11 +229,11 @@ def test_a_tile_laid_where_something_was_left_out_before_is_part_of_its_move(gam
 
     from engine.tiles import Tile
 
-    spot = _pixel(game, 2, (3.0, 0.0))
-    _scan_with_a_doubtful_tile(monkeypatch, spot, range(2, 3), Tile("red", "diamond"))
+    spot = pixel(game, 2, (3.0, 0.0))
+    scan_adding(monkeypatch, spot, range(2, 3), Tile("red", "diamond"), tile_prob=0.96)
     stills = game.stills()
     touched = stills[2].copy()  # the fingertip itself: the cell looks different, then not
-    side = np.linalg.norm(_pixel(game, 2, (4.0, 0.0)) - spot)
+    side = np.linalg.norm(pixel(game, 2, (4.0, 0.0)) - spot)
     cv2.circle(touched, tuple(int(v) for v in spot), int(0.4 * side), (60, 90, 150), -1)
     moves = run(MoveTracker(), photos([stills[1], touched, stills[2], stills[3]]))
     assert "left out" in moves[1].reason

@@ -3,11 +3,9 @@ moves after it score the bonus squares; through the real tracker and the real ap
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 from live_support import confirm, served
-from replay_scenes import BOARD_MOVE_1, START, board_game, scan_changed, scan_missing
+from replay_scenes import BOARD_MOVE_1, START, board_game, pixel, scan_adding, scan_missing
 
 from engine.tiles import Tile
 
@@ -101,20 +99,7 @@ def test_a_game_opened_over_a_start_and_a_tile_beside_it_offers_both(tmp_path, s
                                                                    monkeypatch):
     """A tile lies beside the start as a game is opened (laid early): the start is offered
     as the start, then the tile as a move, judged on the start's board."""
-    import cv2
-    import numpy as np
-
-    spot = cv2.perspectiveTransform(np.array([[(5.0, 1.0)]]), scene[0].homography)[0, 0]
-
-    def with_a_tile_beside(result):
-        to_cell = np.linalg.inv(result.lattice.homography)
-        x, y = np.rint(cv2.perspectiveTransform(spot[None, None], to_cell)[0, 0]).astype(int)
-        some = result.tiles[0]
-        extra = replace(some, x=int(x), y=int(y), center=(float(spot[0]), float(spot[1])),
-                        guess=replace(some.guess, tile=Tile("blue", "circle")))
-        return replace(result, tiles=[*result.tiles, extra])
-
-    scan_changed(monkeypatch, range(1, 99), with_a_tile_beside)
+    scan_adding(monkeypatch, pixel(scene, 0, (5.0, 1.0)), range(1, 99), Tile("blue", "circle"))
     with served(tmp_path / "games.sqlite3") as (t, camera):
         camera.show(stills[0])
         assert "the game you open offers it as its start" in t.client.get("/setup").data.decode()
