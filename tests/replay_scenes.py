@@ -43,10 +43,13 @@ BOARD_MOVE_1 = tiles((7, 1, "blue", "square"), (8, 1, "blue", "star"), (9, 1, "b
 BOARD_MOVE_2 = tiles((5, 1, "blue", "circle"))
 
 
-def board_game(seed: int = 3) -> GameRenders:
+def board_game(seed: int = 3, aside: list | None = None) -> GameRenders:
     """The board game's start, then its two moves, on a printed board under the tiles (its
-    bonus squares drawn at random, afresh in each position)."""
-    script = GameScript([START, START + BOARD_MOVE_1, START + BOARD_MOVE_1 + BOARD_MOVE_2],
+    bonus squares drawn at random, afresh in each position); ``aside``: tiles lying apart
+    from the board throughout (a rack)."""
+    aside = aside or []
+    script = GameScript([START + aside, START + BOARD_MOVE_1 + aside,
+                         START + BOARD_MOVE_1 + BOARD_MOVE_2 + aside],
                         [(tuple(BOARD_MOVE_1), 6), (tuple(BOARD_MOVE_2), 8)])
     game = GameRenders(script, seed)
     game.style = replace(game.style, table="board", board_origin=(0, 0))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
+from itertools import combinations
 
 import numpy as np
 
@@ -116,18 +117,42 @@ def _in_view(cells: set[Cell], homography: np.ndarray | None,
 
 def _off_board(board: set[Cell], new: list[Cell]) -> set[Cell]:
     """The new cells that lie off the board: not reached from it in steps shorter than
-    :data:`OFF_BOARD_GAP`. With no board yet, the board is the largest group of new tiles,
-    or the board game's start (:mod:`engine.boardgame`), whose diagonals lie apart, and a
-    tile near it."""
+    :data:`OFF_BOARD_GAP`. With no board yet, the board is the board game's start
+    (:mod:`engine.boardgame`), whose diagonals lie apart, and a tile near it, or else the
+    largest group of new tiles."""
     todo = set(new)
-    core = board or start_in(todo)
+    groups = [] if board else _groups(todo)
+    core = board or _start_among(todo, groups)
     if core:
         return todo - reached(core, todo, OFF_BOARD_GAP - 1)
-    groups = []
+    return todo - max(groups, key=len) if groups else set()
+
+
+def _groups(cells: set[Cell]) -> list[set[Cell]]:
+    """The groups of ``cells`` that lie :data:`OFF_BOARD_GAP` or more apart."""
+    todo, groups = set(cells), []
     while todo:
         seed = min(todo)
         group = {seed} | reached({seed}, todo - {seed}, OFF_BOARD_GAP - 1)
         groups.append(group)
         todo -= group
-    return set(new) - max(groups, key=len) if groups else set()
+    return groups
+
+
+START_APART = 4
+"""Most groups of tiles apart from the board game's start (racks, spare tiles) that
+:func:`_start_among` looks past."""
+
+
+def _start_among(cells: set[Cell], groups: list[set[Cell]]) -> set[Cell] | None:
+    """The board game's start among the tiles on a table with no board yet, looking past up
+    to :data:`START_APART` of their ``groups`` (players' racks beside the printed board, which
+    lie off it anyway): a first picture with a rack in view was no start, and the largest
+    group, a rack or a diagonal, was taken for the board."""
+    for apart in range(min(START_APART, len(groups) - 1) + 1):
+        for gone in combinations(groups, apart):
+            start = start_in(cells.difference(*gone))
+            if start is not None:
+                return start
+    return None
 

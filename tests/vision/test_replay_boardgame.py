@@ -16,6 +16,7 @@ from replay_scenes import (
     run,
     scan_adding,
     scan_missing,
+    tiles,
 )
 
 from engine.board import Board
@@ -84,6 +85,18 @@ def test_a_start_with_a_tile_beside_it_is_the_start_and_the_tile_a_flagged_move(
     assert as_truth(moves[:1], START) == [(frozenset(START), 0)]
     assert moves[1].needs_confirmation and "may be a tile" in moves[1].reason
     assert moves[1].tiles[0][2] == Tile("blue", "circle") and len(tracker.bonus) == 48
+
+
+def test_a_start_with_a_rack_in_view_is_the_start():
+    """A player's rack of six tiles lies below the printed board, two cells from it, in the
+    first picture: the start is the start (the rack was taken for the board, and the
+    diagonals for tiles off it), and move 1 scores its bonus."""
+    rack = tiles(*((x, 17, colour, "square") for x, colour in zip(
+        range(2, 8), ("red", "orange", "yellow", "green", "blue", "purple"), strict=True)))
+    game = board_game(aside=rack)
+    moves = run(MoveTracker(), photos(game.stills()[:2]))
+    assert as_truth(moves[:1], START) == [(frozenset(START), 0)] and moves[0].start
+    assert as_truth(moves[1:], BOARD_MOVE_1) == [(frozenset(BOARD_MOVE_1), 6)]
 
 
 def test_real_board_games_are_followed_with_their_bonus(real_data, capsys):
