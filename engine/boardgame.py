@@ -136,7 +136,11 @@ def start_in(cells: Iterable[Cell]) -> set[Cell] | None:
     cells = set(cells)
     if start_diagonals(cells) is not None:
         return cells
-    return next((cells - {extra} for extra in sorted(cells)
+    # tiles side by side: the one beside the start is in every such pair
+    pairs = [{(x, y), (x + 1 - down, y + down)} for x, y in cells for down in (0, 1)
+             if (x + 1 - down, y + down) in cells]
+    suspects = set.intersection(*pairs) if pairs else cells
+    return next((cells - {extra} for extra in sorted(suspects)
                  if start_diagonals(cells - {extra}) is not None), None)
 
 
