@@ -29,6 +29,7 @@ from flask_babel import lazy_gettext as _l
 from flask_babel.speaklater import LazyString
 
 from engine.board import Board, Cell, Placed
+from engine.boardgame import start_diagonals
 from engine.refusals import Illegal, Refusal
 from engine.rules import IllegalMove
 from engine.table import Place, TableGame, TurnRecord
@@ -872,8 +873,9 @@ class Games:
                      ) -> list[tuple[Event, dict[str, Any]]]:
         """The edits that take ``gone`` cells out of the confirmed turns and give
         ``relabel`` cells their new tiles, last turn first so that voiding one leaves the
-        earlier turns' numbers as they are, then the board game's start relabelled (its
-        tiles never leave it: without one it would be no start). Checked here as a whole,
+        earlier turns' numbers as they are, then the board game's start relabelled, and its
+        ``gone`` tiles taken out where the rest is still the same start (short of a tile or
+        two, :func:`engine.boardgame.start_diagonals`; else they stay). Checked here as a whole,
         so a refused one records none of them."""
         actions: list[tuple[Event, dict[str, Any]]] = []
         touched = gone | set(relabel)
@@ -893,9 +895,12 @@ class Games:
                 raise Conflict(error.refusal) from None
             actions.append((kind, payload))
         start = table.start.placed()
-        if any((x, y) in relabel for x, y, _ in start):
-            tiles: dict[str, Any] = {"tiles": placed_json(
-                [(x, y, relabel.get((x, y), tile)) for x, y, tile in start])}
+        kept = [(x, y, relabel.get((x, y), tile)) for x, y, tile in start if (x, y) not in gone]
+        if start_diagonals((x, y) for x, y, _ in kept) != start_diagonals(table.start):
+            # it would be no start, or another (a diagonal gone): the tiles stay
+            kept = [(x, y, relabel.get((x, y), tile)) for x, y, tile in start]
+        if sorted(kept) != sorted(start):
+            tiles: dict[str, Any] = {"tiles": placed_json(kept)}
             try:
                 apply_event(table, Event.START, tiles)
             except IllegalMove as error:

@@ -4,12 +4,12 @@ and every way of getting it wrong answered plainly, the game kept."""
 from __future__ import annotations
 
 import pytest
-from replay_scenes import BOARD_MOVE_1, START
+from replay_scenes import BOARD_MOVE_1, START, START_CELLS
 from webui_support import Table, make_app
 
 from engine.tiles import Tile
 from webui.codec import placed_json
-from webui.games import Event, Games
+from webui.games import Conflict, Event, Games
 
 
 @pytest.fixture
@@ -82,6 +82,22 @@ def test_the_table_is_right_relabels_a_tile_of_the_start(t):
     assert [kind for kind, _ in actions] == [Event.START]
     assert {"x": 6, "y": 1, "colour": "blue", "shape": "cross", "code": "BCr"} in \
         actions[0][1]["tiles"]
+
+
+def test_the_table_is_right_takes_out_a_start_tile_the_camera_does_not_see(t):
+    """A start tile the camera no longer sees (a bonus square once read as a tile) leaves the
+    start, which is a start still, short of it; where the rest would be no start, or a turn
+    needs the tile, the start keeps it."""
+    game = started(t)
+    table = t.app.extensions["qwirkle_games"].get(game).table
+    far = START[10][:2]  # in the second diagonal, in line with no turn
+    actions = Games._corrections(table, {far}, {})
+    assert [kind for kind, _ in actions] == [Event.START]
+    assert len(actions[0][1]["tiles"]) == 23 and far not in {
+        (p["x"], p["y"]) for p in actions[0][1]["tiles"]}
+    assert Games._corrections(table, {cell for cell in START_CELLS[6:12]}, {}) == []
+    with pytest.raises(Conflict):  # move 1's blue row runs from the blue diamond at (6, 1)
+        Games._corrections(table, {(6, 1)}, {})
 
 
 def test_a_logged_start_that_is_no_start_is_skipped_and_the_game_kept(tmp_path):
