@@ -895,10 +895,10 @@ class Games:
                 raise Conflict(error.refusal) from None
             actions.append((kind, payload))
         start = table.start.placed()
-        kept = [(x, y, relabel.get((x, y), tile)) for x, y, tile in start if (x, y) not in gone]
+        relabelled = [(x, y, relabel.get((x, y), tile)) for x, y, tile in start]
+        kept = [p for p in relabelled if p[:2] not in gone]
         if start_diagonals((x, y) for x, y, _ in kept) != start_diagonals(table.start):
-            # it would be no start, or another (a diagonal gone): the tiles stay
-            kept = [(x, y, relabel.get((x, y), tile)) for x, y, tile in start]
+            kept = relabelled  # it would be no start, or another (a diagonal gone): they stay
         if sorted(kept) != sorted(start):
             tiles: dict[str, Any] = {"tiles": placed_json(kept)}
             try:

@@ -28,6 +28,7 @@ def pending_json(pending: PendingMove | None, table: TableGame) -> dict[str, Any
         return None
     verdict = pending.verdict
     cells = [(x, y) for x, y, _ in pending.tiles]
+    start = is_start(table, pending.tiles)
     return {
         "tiles": [reading_json(x, y, tile, alts) for (x, y, tile), alts
                   in zip(pending.tiles, pending.tile_alternatives(), strict=True)],
@@ -48,9 +49,9 @@ def pending_json(pending: PendingMove | None, table: TableGame) -> dict[str, Any
                                                      "of": pending.split[1]},
         "reoffered": pending.reoffered,
         "key": pending.key,
-        "start": is_start(table, pending.tiles),
+        "start": start,
         # tiles of a start laid out already, which the camera missed in the first picture
-        "start_lacking": bool(table.start) and is_start(table, pending.tiles),
+        "start_lacking": start and bool(table.start),
         "bonus": move_bonus(table.squares, cells) if verdict.legal else 0,
     }
 
