@@ -333,8 +333,9 @@ def _off_board(grid: lattice.Grid, squares: np.ndarray) -> np.ndarray:
     A board is one group of tiles linked by steps over at most :data:`BOARD_GAP` empty cells.
     On a printed board (``squares``: its empty squares found, working pixels) every tile next
     to one of its squares is on it: the board game starts with separate diagonals, and in an
-    oblique view the squares between them are found only in part. The largest group is the
-    board; every other tile lies apart from it.
+    oblique view the squares between them are found only in part. A rack one empty row
+    beyond the board's edge lies two cells from its last squares: off it. The largest group
+    is the board; every other tile lies apart from it.
     """
     idx = np.flatnonzero(grid.keep)
     if len(idx) < 2:
@@ -343,6 +344,11 @@ def _off_board(grid: lattice.Grid, squares: np.ndarray) -> np.ndarray:
     linked = np.abs(nodes[:, None] - nodes[None]).max(axis=2) <= BOARD_GAP + 1.5
     if len(squares) >= lattice.MIN_SQUARES:  # a printed board is in view: one piece
         linked[len(idx):, len(idx):] = True
+        # a tile beyond the board's edge lies a cell or more beyond its last squares
+        cells, seen = nodes[: len(idx)], nodes[len(idx):]
+        beyond = np.maximum(seen.min(axis=0) - cells, cells - seen.max(axis=0)).max(axis=1)
+        linked[: len(idx), len(idx):] &= (beyond < 1.5)[:, None]
+        linked[len(idx):, : len(idx)] = linked[: len(idx), len(idx):].T
     label = _groups(linked)
     values, counts = np.unique(label[: len(idx)], return_counts=True)
     apart = np.zeros(len(grid.keep), bool)

@@ -47,6 +47,19 @@ def test_a_tile_one_empty_cell_from_the_board_stays_on_it():
     assert result.off_board == [] and len(result.tiles) == len(board) + len(rack)
 
 
+def test_a_rack_a_cell_beyond_the_printed_board_is_off_it():
+    """The board game's start on its printed board, a rack one empty row below the board's
+    last row: the board's squares end there, so the rack is off the board, not linked to it
+    through the squares (until session 39 the squares took in tiles 2.5 cells away)."""
+    from replay_scenes import START, board_game, tiles
+
+    rack = tiles(*((x, 17, colour, "square")
+                   for x, colour in zip(range(2, 8), COLOURS, strict=True)))
+    result = scan_image(board_game(aside=rack).stills()[0], COLOURS)
+    assert len(result.tiles) == len(START)
+    assert sorted(t.guess.tile.code for t in result.off_board) == sorted(t.code for *_, t in rack)
+
+
 def _cut_block(seed: int):
     """An 8 x 6 block of tiles, its top row 65 % in view and its bottom row 45 %."""
     rng = np.random.default_rng(seed)
