@@ -170,9 +170,14 @@ def offered(table: TableGame, tiles: Sequence[Placed],
     ``why`` is how they came back, as the card says it: the camera still sees them after the
     game lost them, or players took them back from those set aside (the camera's words, "are
     they a move?", read oddly right after players said they are). ``alternatives``: the
-    runner-up labels the camera read them with, when they were kept."""
-    return PendingMove(tuple(tiles), evaluate(table, tiles), True,
-                       alternatives=alternatives, doubts=(Doubt(why),),
+    runner-up labels the camera read them with, when they were kept.
+
+    The board game's start (:func:`is_start`) comes with no doubt: every board game played
+    with a camera opens over it, and "still on the table but not in the game: are they a
+    move?" on its card contradicted "Confirm the start" below it."""
+    start = is_start(table, tiles)
+    return PendingMove(tuple(tiles), evaluate(table, tiles), not start,
+                       alternatives=alternatives, doubts=() if start else (Doubt(why),),
                        reoffered=True)
 
 

@@ -90,6 +90,9 @@ def test_a_game_started_over_the_start_offers_it_as_the_start(tmp_path, stills):
         game = t.new_game()
         offered = t.client.get("/api/state").json["pending"]
         assert offered["start"] and offered["reoffered"] and len(offered["tiles"]) == len(START)
+        # the start of every board game with a camera: no "still on the table" doubt
+        assert offered["doubt_codes"] == [] and not offered["needs_confirmation"]
+        assert "still on the table" not in t.client.get(f"/games/{game}/tablet").data.decode()
         assert confirm(t, game)["turns"] == []
         camera.show(stills[1])
         assert confirm(t, game)["players"][0]["score"] == 6
