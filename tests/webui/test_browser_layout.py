@@ -740,6 +740,27 @@ def test_with_no_move_waiting_the_redo_notice_sits_at_the_bottom(live, open_page
     assert toast["y"] + toast["height"] <= box(page, "#notice")["y"]
 
 
+@pytest.mark.parametrize("size", ["tablet", "phone"])
+def test_a_disagreement_shows_in_the_first_screen_under_an_answered_move(live, open_page,
+                                                                         size):
+    """A move confirmed, then the camera misses tiles the game holds: "The camera and the
+    game disagree" and its way out show without scrolling. The empty move card kept the
+    answered card's height, and the disagreement lay below a screen of blank (session 39's
+    play-through: up to 1,000 px)."""
+    from playwright.sync_api import expect
+
+    game = live.game()
+    page = open_page(size, f"{live.base}/games/{game}/tablet")
+    page.locator("[data-action=confirm]").click()
+    expect(page.locator(".turns li")).to_have_count(len(TURNS) + 1)
+    expect(page.locator(".pending.empty")).to_be_visible()
+    held = live.games.get(game).table.board
+    live.games.set_view([(x, y, held.get((x, y))) for x, y in held if y == 0], [])
+    heading = page.locator("[data-reconcile] h2", has_text="disagree")
+    expect(heading).to_be_visible()
+    assert box(page, "[data-reconcile] h2")["y"] < page.viewport_size["height"] * 0.6
+
+
 @pytest.mark.parametrize("size", ["phone", "tablet", "small tv", "tv"])
 def test_the_bag_count_shows_above_the_redo_notice_after_an_undo(live, open_page, size):
     """The undone tiles still lie on the table, so the camera offers them again at once:
@@ -1295,3 +1316,40 @@ def test_the_edit_dialog_says_what_a_fix_makes_of_the_turn(live, open_page):
         else:
             expect(save).to_be_enabled()
     expect(dialog).to_be_visible()
+
+
+# A run of emoji and a 40-letter word: names the app takes, which no line break helps.
+UNBROKEN = ("\U0001F600" * 20, "Wolfeschlegelsteinhausenbergerdorffvoral", "Maximiliana Wilhelmina",
+            "Ann", "Bob", "Cy")
+
+
+def test_unbroken_names_stay_inside_the_end_dialog_and_the_standings_on_a_phone(live,
+                                                                               open_page):
+    """Session 39's play-through: "Who went out?" showed a 40-letter name past its button's
+    edges, and the standings ran 40 px past the winner card's right edge (the Qwirkles
+    column cut off)."""
+    from playwright.sync_api import expect
+
+    game = live.game(players=UNBROKEN)
+    page = open_page("phone", f"{live.base}/games/{game}/tablet")
+    for width in (390, 320):
+        page.set_viewport_size({"width": width, "height": 844})
+        page.click("[data-open=end-dialog]")
+        # the choices show once the bag is empty: shown here as they would be then
+        page.evaluate("document.querySelector('[data-went-out-choices]').hidden = false")
+        buttons = page.locator("#end-dialog [data-went-out]")
+        expect(buttons.first).to_be_visible()
+        for button in buttons.all():
+            spill = button.evaluate("b => b.scrollWidth - b.clientWidth")
+            inside = button.evaluate("b => b.getBoundingClientRect().right <= innerWidth")
+            assert spill <= 0 and inside, (width, button.inner_text())
+        page.keyboard.press("Escape")
+    live.games.act(game, "finish", {"went_out": None})
+    for path in (f"/games/{game}/tablet", f"/games/{game}/sheet", f"/games/{game}/table"):
+        page = open_page("phone", live.base + path)
+        for width in (390, 360):
+            page.set_viewport_size({"width": width, "height": 844})
+            page.wait_for_timeout(100)
+            card, standings = box(page, "[data-winner]"), box(page, "[data-winner] .standings")
+            assert standings["x"] + standings["width"] <= card["x"] + card["width"], path
+            assert overflow(page)["x"] <= 0, path
