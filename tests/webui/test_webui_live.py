@@ -183,3 +183,36 @@ def test_moves_wait_in_order_and_the_tracker_expects_them(tmp_path):
     assert state["pending"] is None and state["more_pending"] == 0
     assert told[-1] == [(0, 0), (1, 0), (2, 0)]
     assert [(t["x"], t["y"]) for t in state["ignored"]] == [(3, 0)]
+
+
+def test_a_camera_lost_for_long_is_retried_often_enough_and_stays_lost_meanwhile(tmp_path,
+                                                                              monkeypatch):
+    """A phone on the Wi-Fi that stalls for 40 s: its page says "lost" until it is back,
+    not "connecting" and "lost" in turn at every try (session 39's play-through), and the
+    waits between tries stop growing at MAX_RETRY_S (they reached 30 s: the camera came back
+    25 s after its frames did)."""
+    import webui.live as live_module
+
+    monkeypatch.setattr(live_module, "MAX_RETRY_S", 0.04)
+    app = make_app(tmp_path / "games.sqlite3", CAMERA_RETRY_S=0.01)
+    games = app.extensions["qwirkle_games"]
+    states, opened = [], []
+    record = games.set_camera
+
+    def set_camera(state, *args, **kwargs):
+        if not states or states[-1] != state:
+            states.append(state)
+        record(state, *args, **kwargs)
+
+    monkeypatch.setattr(games, "set_camera", set_camera)
+
+    def never_opens():
+        opened.append(1)
+        raise SourceError(Problem.CANNOT_REACH_CAMERA, "http://phone/video")
+
+    loop = attach_live(app, never_opens, lambda colours: FakeTracker())
+    time.sleep(0.6)
+    loop.stop()
+    assert states == ["connecting", "lost"]
+    # waits of 0.01, 0.02, 0.04, then 0.04 each: without the cap about 6 tries
+    assert len(opened) >= 10

@@ -104,6 +104,9 @@ def test_a_camera_that_cannot_open_is_reported_not_fatal(servers, tmp_path):
         assert time.monotonic() < deadline, camera
         time.sleep(0.1)
     assert "no-such-camera.mp4" in camera["message"]
+    # and the console said so as it started, beside the PIN
+    assert "Not found: no such camera, file or folder" in server.output
+    assert "no-such-camera.mp4" in server.output and "PIN" in server.output
     # The server still serves and answers bad requests with a message.
     with pytest.raises(urllib.error.HTTPError) as error:
         server.api("POST", "/api/games", {"players": ["Solo"]})

@@ -23,7 +23,15 @@ import waitress
 
 from engine.board import Placed
 from engine.tiles import COLOURS
-from vision.source import FrameSource, SourceError, open_source, redact_url
+from vision.source import (
+    STREAM_PREFIXES,
+    FrameSource,
+    Problem,
+    SourceError,
+    english,
+    open_source,
+    redact_url,
+)
 from vision.tracker import MoveTracker
 from webui.app import attach_live, create_app
 from webui.commands import CommandError, add_set_option, colour_list, set_profile
@@ -194,6 +202,16 @@ def demo_opener(games: Games, colours: tuple[str, ...]) -> Callable[[], FrameSou
     return open_demo
 
 
+def nothing_at(spec: str) -> str | None:
+    """What is wrong with a camera given as a file or folder that is not there (a typo),
+    said when the server starts: until then only the set-up page said so, below the fold on
+    a phone. None for any other camera (a webcam or a URL may come later)."""
+    if spec in ("demo", "none") or spec.strip().isdigit() \
+            or spec.strip().lower().startswith(STREAM_PREFIXES) or Path(spec).expanduser().exists():
+        return None
+    return english(Problem.NO_SUCH_SOURCE, repr(spec))
+
+
 def is_recording(spec: str) -> bool:
     """A video file or a folder of photos: it ends, and is then not read again."""
     return spec not in ("demo", "none") and not spec.isdigit() and Path(spec).expanduser().exists()
@@ -318,6 +336,9 @@ def _serve(args: argparse.Namespace, db: Path, profile: SetProfile | None) -> in
         print("Camera: the built-in demo (a simulated game; give --camera for a real one)")
     else:
         print(f"Camera: {redact_url(spec)}")
+        if (missing := nothing_at(spec)) is not None:
+            print(f"  Not found: {missing}. The pages say the camera is lost; stop with Ctrl+C "
+                  "and start again with the right --camera.")
     print(f"Table view (laptop or TV): {url}/table")
     print(f"Tablets: scan this code, or open {url}/tablet and enter PIN {keys.pin}")
     segno.make(join, error="m").terminal(out=sys.stdout, compact=True)
