@@ -130,3 +130,29 @@ def test_a_start_short_of_a_tile_takes_it_later_in_no_ones_turn(t):
     state = response.json
     assert len(state["start"]) == 24 and len(state["turns"]) == 1
     assert [p["score"] for p in state["players"]] == [6, 0] and state["current_player"] == 1
+
+
+def test_the_board_pictures_show_the_printed_bonus_squares_around_the_tiles(t):
+    """The TV's board and the move card draw the bonus squares, "1" or "2", as the printed
+    board shows them: players see which cells a move's bonus came from (session 39's
+    play-through: the card said "printed bonus squares: 1 point" over a board without
+    them). A game without the printed board draws none."""
+    import re
+
+    game = started(t)
+    state = t.client.get(f"/api/games/{game}/state").json
+    xs, ys = ([c[i] for c in state["board"] + [placed_json(BOARD_MOVE_1)[0]]] for i in "xy")
+    shown = {(x, y): n for x, y, n in state["bonus_squares"]
+             if min(xs) - 1 <= x <= max(xs) + 1 and min(ys) - 1 <= y <= max(ys) + 1}
+    assert len(shown) >= 10
+    table = t.client.get(f"/games/{game}/table").data.decode()
+    drawn = dict(((int(x), int(y)), int(n)) for x, y, n in re.findall(
+        r'data-bonus="(-?\d+),(-?\d+)"[^>]*><rect[^>]*/><text[^>]*>(\d)</text>', table))
+    assert drawn == shown
+    assert t.post(f"/api/games/{game}/pending", {"tiles": placed_json(
+        [(6, 2, Tile("green", "square"))])}).status_code == 200
+    card = t.client.get(f"/games/{game}/part/pending?view=tablet").data.decode()
+    assert 'data-bonus="' in card
+    classic = t.new_game()
+    t.place(classic, placed_json(BOARD_MOVE_1))
+    assert 'data-bonus="' not in t.client.get(f"/games/{classic}/table").data.decode()
