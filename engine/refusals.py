@@ -60,6 +60,8 @@ class Illegal(Enum):
     """A pass while the bag holds ``bag`` tiles."""
     GO_OUT_WITH_BAG = "go_out_with_bag"
     """``player`` cannot go out while the bag holds ``bag`` tiles."""
+    GO_OUT_NOT_LAST = "go_out_not_last"
+    """``player`` laid no tiles in the last turn, so has not just emptied their hand."""
     # A refusal met while replaying turns: it wraps the ``cause``.
     BAD_TURN = "bad_turn"
     """Turn ``turn`` (an index from 0), by ``player``, is refused for ``cause``."""
@@ -156,6 +158,9 @@ def english(refusal: Refusal) -> str:
                     "exchange instead")
         case Illegal.GO_OUT_WITH_BAG:
             return f"{r.player} cannot go out while the bag holds {_tiles(r.bag)}"
+        case Illegal.GO_OUT_NOT_LAST:
+            return (f"{r.player} did not lay the last turn's tiles: only the player who laid "
+                    "them can have gone out")
         case Illegal.BAD_TURN:
             return f"turn {r.turn + 1} ({r.player}): {_cause(r)}"
         case Illegal.BREAKS_LATER_TURN:

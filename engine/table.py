@@ -250,6 +250,8 @@ class TableGame:
     def finish(self, went_out: int | None) -> TableGame:
         """End the game: ``went_out`` is the seat that emptied their hand (+6), or None.
 
+        A hand is emptied by laying its last tiles, which ends the game there: only the
+        player who laid the last turn's tiles, once the bag is empty, can have gone out.
         Calling it again replaces the ending, so a wrongly entered ending can be fixed.
         """
         if went_out is not None:
@@ -258,10 +260,26 @@ class TableGame:
                     f"went_out must be a seat from 0 to {len(self.players) - 1} or None, "
                     f"got {went_out!r}"
                 )
+            who = self.players[went_out]
             if self.bag_size:
-                raise IllegalMove(Refusal(Illegal.GO_OUT_WITH_BAG, player=self.players[went_out],
-                                          bag=self.bag_size))
+                raise IllegalMove(Refusal(Illegal.GO_OUT_WITH_BAG, player=who, bag=self.bag_size))
+            if self.went_out_seat != went_out:
+                raise IllegalMove(Refusal(Illegal.GO_OUT_NOT_LAST, player=who))
         return dataclasses.replace(self, ended=True, went_out=went_out)
+
+    @property
+    def went_out_seat(self) -> int | None:
+        """The one seat that may have gone out now: the player who laid the last turn's
+        tiles once the bag was empty; None when nobody can have (the bag holds tiles, or the
+        last turn laid none).
+
+        >>> game = TableGame.new(("Ann", "Ben"))
+        >>> game.went_out_seat is None
+        True
+        """
+        if self.bag_size or not self.turns or not isinstance(self.turns[-1].turn, Place):
+            return None
+        return self.turns[-1].player
 
     def play_on(self) -> TableGame:
         """Take back the end of the game, ended by mistake: play goes on from the same turn,

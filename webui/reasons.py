@@ -83,6 +83,9 @@ def say(refusal: Refusal) -> str:
             return ngettext("%(name)s cannot go out while the bag holds %(num)s tile.",
                             "%(name)s cannot go out while the bag holds %(num)s tiles.",
                             r.bag, name=r.player)
+        case Illegal.GO_OUT_NOT_LAST:
+            return _("%(name)s did not lay the last turn's tiles: only the player who laid them "
+                     "can have gone out.", name=r.player)
         case Illegal.BAD_TURN:
             return _("Turn %(n)s (%(name)s): %(reason)s", n=r.turn + 1, name=r.player,
                      reason=reason)

@@ -66,8 +66,10 @@ def examples() -> dict[str, Example]:
 
 
 def replay(record: GameRecord) -> Iterator[TableGame]:
-    """A simulated game on the table model, turn by turn (the table after each turn)."""
-    table = TableGame.new([str(seat + 1) for seat in range(record.players)])
+    """A simulated game on the table model, turn by turn (the table after each turn), its
+    seats the simulation's: the first turn is played by the seat the simulation began with."""
+    table = TableGame.new([str(seat + 1) for seat in range(record.players)],
+                          record.moves[0].player if record.moves else 0)
     for move in record.moves:
         if move.kind == "place":
             table = table.play(Place(move.tiles))

@@ -112,6 +112,8 @@ def game_json(game: Game) -> dict[str, Any]:
         "start": placed_json(table.start.placed()),
         "bonus_squares": [[x, y, points] for (x, y), points in sorted(table.squares.items())],
         "bag_size": table.bag_size,
+        # the one player who may have gone out (the end dialog offers only them), or None
+        "went_out_seat": table.went_out_seat,
         "unseen": [
             dict(kind_json(tile), count=count)
             for tile, count in sorted(table.unseen.items(),

@@ -99,10 +99,11 @@ def test_finish_adds_the_bonus_apart_from_turn_scores() -> None:
     game = _near_end_game(bag=0)
     with pytest.raises(IllegalMove, match="cannot go out while the bag holds 2 tiles"):
         _near_end_game(bag=2).finish(0)
-    ended = game.finish(1)
-    assert ended.ended and ended.went_out == 1
-    assert ended.bonus == (0, 6)
-    assert ended.totals == (ended.scores[0], ended.scores[1] + 6)
+    last = game.turns[-1].player
+    ended = game.finish(last)
+    assert ended.ended and ended.went_out == last
+    assert ended.bonus[last] == 6 and sum(ended.bonus) == 6
+    assert ended.totals[last] == ended.scores[last] + 6
     with pytest.raises(IllegalMove, match="the game has ended"):
         ended.play(Pass())
     assert ended.finish(None).bonus == (0, 0)  # an ending can be corrected
@@ -164,8 +165,28 @@ def test_removing_a_turn_blames_the_later_turn_it_breaks_not_itself() -> None:
     assert str(err.value).startswith("this correction would make turn 3 (Ann) illegal")
 
 
+def test_only_the_player_who_laid_the_last_tiles_can_have_gone_out() -> None:
+    """A hand is emptied by laying its last tiles, and that ends the game: any other seat
+    named as gone out (a wrong tap on the end dialog gave another player the +6) is refused,
+    and so is anyone after a turn that laid nothing."""
+    game = _near_end_game(bag=0)
+    last = game.turns[-1].player
+    assert isinstance(game.turns[-1].turn, Place) and game.went_out_seat == last
+    with pytest.raises(IllegalMove) as err:
+        game.finish(1 - last)
+    assert err.value.refusal.code is Illegal.GO_OUT_NOT_LAST
+    assert str(err.value).startswith(f"{NAMES[1 - last]} did not lay the last turn's tiles")
+    passed = game.play(Pass())
+    assert passed.went_out_seat is None
+    for seat in (0, 1):
+        with pytest.raises(IllegalMove, match="did not lay the last turn's tiles"):
+            passed.finish(seat)
+    assert passed.finish(None).ended
+
+
 def test_corrections_keep_the_ending_valid() -> None:
-    game = _near_end_game(bag=0).finish(0)
+    game = _near_end_game(bag=0)
+    game = game.finish(game.turns[-1].player)
     with pytest.raises(IllegalMove, match="this correction would make the ending invalid"):
         game.void(len(game.turns) - 1)
     assert game.replace(0, game.turns[0].turn).totals == game.totals

@@ -1025,6 +1025,8 @@ def test_the_end_dialog_follows_the_bag_while_it_is_open(live, open_page):
     expect(note).to_be_hidden()
     expect(page.locator("#end-dialog")).to_be_visible()  # still open: nothing it asks changed
     last = (len(turns) - 1) % 2  # the seat that emptied the bag, and then its hand
+    # only that seat can have gone out: the other is not offered
+    expect(page.locator(f"#end-dialog [data-went-out='{1 - last}']")).to_be_hidden()
     page.click(f"#end-dialog [data-action=finish][data-went-out='{last}']")
     expect(page.locator("[data-winner]")).to_be_visible()
     ended = live.games.get(game).table
@@ -1335,8 +1337,10 @@ def test_unbroken_names_stay_inside_the_end_dialog_and_the_standings_on_a_phone(
     for width in (390, 320):
         page.set_viewport_size({"width": width, "height": 844})
         page.click("[data-open=end-dialog]")
-        # the choices show once the bag is empty: shown here as they would be then
-        page.evaluate("document.querySelector('[data-went-out-choices]').hidden = false")
+        # a seat is offered once the bag is empty and they laid the last tiles: each shown
+        # here as it would be then
+        page.evaluate("document.querySelectorAll('[data-went-out-choices], [data-went-out]')"
+                      ".forEach((e) => { e.hidden = false; })")
         buttons = page.locator("#end-dialog [data-went-out]")
         expect(buttons.first).to_be_visible()
         for button in buttons.all():

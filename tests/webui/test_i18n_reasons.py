@@ -50,19 +50,20 @@ def rules_reason(board: list, move: list) -> Refusal:
 
 
 def late_game() -> tuple[TableGame, TableGame]:
-    """From a simulated game: the table when the bag first holds under six tiles, and the
-    game ended (someone went out) on the very turn that emptied the bag."""
+    """From a simulated game: the table when the bag first holds under six tiles, and on
+    the very turn that emptied the bag."""
     tables = list(replay(simulate(players=2, seed=1)))
     nearly = next(table for table in tables if 0 < table.bag_size < 6)
-    emptied = next(table for table in tables if table.bag_size == 0)
-    return nearly, emptied.finish(0)
+    return nearly, next(table for table in tables if table.bag_size == 0)
 
 
 def engine_reasons() -> dict[str, Refusal]:
     fresh = TableGame.new(["Ann", "Bob"])
     opened = fresh.play(Place(tuple(REDS[:3])))
     extended = opened.play(Place(((3, 0, Tile("red", "clover")),)))
-    nearly, ended = late_game()
+    nearly, emptied = late_game()
+    last_player = emptied.turns[-1].player
+    ended = emptied.finish(last_player)  # the last player went out
     last = len(ended.turns) - 1
     return {
         "no tiles": rules_reason([], []),
@@ -84,6 +85,7 @@ def engine_reasons() -> dict[str, Refusal]:
         "bag too small": refusal(lambda: nearly.play(Exchange(6))),
         "early pass": refusal(lambda: fresh.play(Pass())),
         "early end": refusal(lambda: fresh.finish(0)),
+        "not the last": refusal(lambda: emptied.finish(1 - last_player)),
         "correction": refusal(lambda: extended.replace(0, Place(((0, 0, t("RCi")),
                                                                  (1, 0, t("BSq")))))),
         "later turn": refusal(lambda: extended.replace(0, Place(((9, 9, t("RCi")),)))),

@@ -138,10 +138,11 @@ def test_an_ended_game_takes_no_change_but_play_on(table):
         games.play(game, turn_json(turn))
         if after.bag_size == 0:
             break
-    ended = table.post(f"/api/games/{game}/finish", {"went_out": 0}).json
+    last = after.turns[-1].player  # who laid the tiles that emptied the bag, and their hand
+    ended = table.post(f"/api/games/{game}/finish", {"went_out": last}).json
     totals = [p["total"] for p in ended["players"]]
     for method, path, payload in [
-            ("post", "finish", {"went_out": 1}), ("post", "finish", {"went_out": None}),
+            ("post", "finish", {"went_out": last}), ("post", "finish", {"went_out": None}),
             ("post", "undo", {}), ("delete", "turns/0", None),
             ("put", "turns/0", {"kind": "exchange", "count": 1}),
             ("post", "turns", {"kind": "pass"})]:
@@ -151,7 +152,11 @@ def test_an_ended_game_takes_no_change_but_play_on(table):
     now = table.client.get(f"/api/games/{game}/state").json
     assert [p["total"] for p in now["players"]] == totals and now["ended"]
     assert table.post(f"/api/games/{game}/play-on").status_code == 200
-    again = table.post(f"/api/games/{game}/finish", {"went_out": 1}).json
+    # the other seat laid no tiles last: refused, with the reason, and the game plays on
+    other = table.post(f"/api/games/{game}/finish", {"went_out": 1 - last})
+    assert other.status_code == 409 and other.json["reason_code"] == "go_out_not_last"
+    assert not table.client.get(f"/api/games/{game}/state").json["ended"]
+    again = table.post(f"/api/games/{game}/finish", {"went_out": None}).json
     assert again["ended"] and [p["total"] for p in again["players"]] != totals
 
 

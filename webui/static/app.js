@@ -597,7 +597,12 @@ function fitToState(dialog, data) {
   });
   const wentOut = dialog.querySelector("[data-went-out-choices]");
   if (wentOut) {
-    wentOut.hidden = bag > 0;
+    // Only the player who laid the last turn's tiles can have emptied their hand.
+    const seat = data.went_out_seat ?? null;
+    wentOut.querySelectorAll("[data-went-out]").forEach((b) => {
+      b.hidden = Number(b.dataset.wentOut) !== seat;
+    });
+    wentOut.hidden = bag > 0 || seat === null;
     dialog.querySelector("[data-bag-note]").hidden = bag === 0;
     dialog.querySelector("[data-pending-note]").hidden = !data.pending;
   }
