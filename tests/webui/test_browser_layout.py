@@ -1328,8 +1328,8 @@ UNBROKEN = ("\U0001F600" * 20, "Wolfeschlegelsteinhausenbergerdorffvoral", "Maxi
 def test_unbroken_names_stay_inside_the_end_dialog_and_the_standings_on_a_phone(live,
                                                                                open_page):
     """Session 39's play-through: "Who went out?" showed a 40-letter name past its button's
-    edges, and the standings ran 40 px past the winner card's right edge (the Qwirkles
-    column cut off)."""
+    edges, the standings ran 40 px past the winner card's right edge (the Qwirkles column
+    cut off), and the players page's merge form showed a 20-emoji name past its card."""
     from playwright.sync_api import expect
 
     game = live.game(players=UNBROKEN)
@@ -1357,3 +1357,19 @@ def test_unbroken_names_stay_inside_the_end_dialog_and_the_standings_on_a_phone(
             card, standings = box(page, "[data-winner]"), box(page, "[data-winner] .standings")
             assert standings["x"] + standings["width"] <= card["x"] + card["width"], path
             assert overflow(page)["x"] <= 0, path
+    # the players page's merge form: its choices of names stay inside their card
+    page = open_page("phone", f"{live.base}/players")
+    card = box(page, "section.card:has([data-merge])")
+    for select in page.locator("[data-merge] select").all():
+        right = select.bounding_box()
+        assert right["x"] + right["width"] <= card["x"] + card["width"] - 8
+
+
+def test_a_name_that_breaks_after_every_letter_takes_three_lines_of_the_sheet(live, open_page):
+    """Twenty emoji as a name stood one a line in the score sheet's header on a phone: a
+    header 400 px tall. It stops at three lines, the whole name in its title."""
+    game = live.game(players=UNBROKEN)
+    page = open_page("phone", f"{live.base}/games/{game}/sheet")
+    lines, title, _ = page.locator(".sheet thead .name.cut").first.evaluate(NAME_LINES)
+    assert title == UNBROKEN[0] and lines <= 3
+    assert box(page, ".sheet thead")["height"] < 140
