@@ -263,9 +263,17 @@ def current_view(view: str):
 def setup():
     seen = camera_tiles()
     return render_template("setup.html", seen=seen, seen_start=is_start_layout(seen),
-                           watch_on=options.watch_on(),
+                           watch_on=options.watch_on(), unfinished=unfinished(),
                            profile=games().profile, colour_sets=colour_sets(),
                            **context(None))
+
+
+def unfinished() -> Game | None:
+    """The game at the table, when it has turns and has not ended: the set-up page says that
+    a new game leaves it (kept under Games), which "Start the game" did without a word."""
+    current = games().current_id()
+    game = games().get(current) if current is not None else None
+    return game if game is not None and game.table.turns and not game.table.ended else None
 
 
 def colour_sets() -> list[tuple[str, ...]]:

@@ -80,6 +80,20 @@ def test_archive_and_setup(table):
     assert "camera 0 is unplugged" in table.client.get("/part/camera").data.decode()
 
 
+def test_the_setup_page_says_a_new_game_leaves_the_unfinished_one(table):
+    """"Start the game" took the table from a game in play without a word (session 39's
+    play-through): the set-up page says that game has not ended and where it stays. A game
+    with no turn yet, or one that ended, needs no such word."""
+    game = table.new_game(["Ann", "<b>Bo</b>"])
+    assert "data-unfinished" not in table.client.get("/setup").data.decode()
+    table.place(game, ROW)
+    page = table.client.get("/setup").data.decode()
+    assert "data-unfinished" in page and "Ann</bdi>, <bdi" in page and "1 turn)" in page
+    assert "<b>Bo</b>" not in page and "&lt;b&gt;Bo&lt;/b&gt;" in page
+    table.post(f"/api/games/{game}/finish", {"went_out": None})
+    assert "data-unfinished" not in table.client.get("/setup").data.decode()
+
+
 def test_the_camera_check_warns_of_a_picture_too_small_to_read(table):
     """A webcam left at 640 x 480 gives tiles too small to read: the set-up page says so
     before the first move, and names the size; a full-HD camera gets no such word."""
