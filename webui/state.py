@@ -11,8 +11,9 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
-from engine.board import Placed
+from engine.board import Cell, Placed
 from engine.boardgame import move_bonus
+from engine.refusals import Illegal, Refusal
 from engine.sheet import score_sheet
 from engine.table import TableGame
 from engine.tiles import SHAPES
@@ -21,6 +22,17 @@ from .codec import kind_json, placed_json, reading_json, tile_json, turn_json
 from .games import Game, camera_key, games
 from .pending import PendingMove, is_start
 from .reasons import say, say_doubts
+
+
+def reason_cells(table: TableGame, refusal: Refusal | None) -> list[Cell]:
+    """The cells a refusal is about, for the move card to ring: the line it names, or, for
+    "all 3 copies are on the table", where those copies lie (one of them is often an earlier
+    tile misread, which players then find at a glance)."""
+    if refusal is None:
+        return []
+    if refusal.code is Illegal.NO_COPIES_LEFT and refusal.tiles:
+        return sorted(cell for cell in table.board if table.board.get(cell) == refusal.tiles[0])
+    return list(refusal.cells)
 
 
 def pending_json(pending: PendingMove | None, table: TableGame) -> dict[str, Any] | None:
@@ -36,6 +48,7 @@ def pending_json(pending: PendingMove | None, table: TableGame) -> dict[str, Any
         "score": verdict.score,
         "reason": say(verdict.refusal) if verdict.refusal is not None else "",
         "reason_code": verdict.refusal.code.value if verdict.refusal is not None else None,
+        "reason_cells": [list(c) for c in reason_cells(table, verdict.refusal)],
         "lines": [
             {"cells": [list(c) for c in line.cells], "points": line.points,
              "qwirkle": line.is_qwirkle, "codes": [t.code for t in line.tiles]}

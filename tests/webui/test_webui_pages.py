@@ -277,3 +277,32 @@ def test_while_the_demo_waits_for_an_answer_the_table_and_tablet_say_so(tmp_path
         assert (line in part) is demo  # the live pages redraw it
         assert table.post(f"/api/games/{game}/pending/confirm").status_code == 200
         assert line not in table.client.get(f"/games/{game}/tablet").data.decode()
+
+
+def test_a_move_refused_for_a_fourth_copy_rings_the_three_on_the_board(table):
+    """"All 3 red circle tiles are already on the table" named no place: the move card rings
+    where the three lie (one is often an earlier tile misread), and a line's refusal rings
+    its line."""
+    import re
+
+    from engine.tiles import Tile
+    from webui.codec import placed_json
+
+    def tiles(*cells):
+        return placed_json((x, y, Tile.from_code(code)) for x, y, code in cells)
+
+    game = table.new_game()
+    for turn in (tiles((0, 0, "RCi"), (1, 0, "RSq"), (2, 0, "RDi")), tiles((1, 1, "RCi")),
+                 tiles((2, -1, "RCi"))):
+        table.place(game, turn)
+    fourth = tiles((3, 0, "RCi"))
+    pending = table.post(f"/api/games/{game}/pending", {"tiles": fourth}).json["pending"]
+    assert pending["reason_code"] == "no_copies_left"
+    assert sorted(pending["reason_cells"]) == [[0, 0], [1, 1], [2, -1]]
+    card = table.client.get(f"/games/{game}/part/pending?view=tablet").data.decode()
+    assert {m for m in re.findall(r'data-mark="(-?\d+,-?\d+)"', card)} == {"0,0", "1,1", "2,-1"}
+    assert "already on the table. (Ringed on the board.)" in card
+    mixed = tiles((3, 0, "BSt"))
+    pending = table.post(f"/api/games/{game}/pending", {"tiles": mixed}).json["pending"]
+    assert pending["reason_code"] == "mixed_line"
+    assert sorted(pending["reason_cells"]) == [[0, 0], [1, 0], [2, 0], [3, 0]]
