@@ -24,14 +24,20 @@ from .pending import PendingMove, is_start
 from .reasons import say, say_doubts
 
 
-def reason_cells(table: TableGame, refusal: Refusal | None) -> list[Cell]:
-    """The cells a refusal is about, for the move card to ring: the line it names, or, for
-    "all 3 copies are on the table", where those copies lie (one of them is often an earlier
-    tile misread, which players then find at a glance)."""
+def reason_cells(table: TableGame, tiles: Sequence[Placed], refusal: Refusal | None
+                 ) -> list[Cell]:
+    """The cells a refusal of the move ``tiles`` is about, for the move card to ring: the line
+    it names; in a line that would hold a tile twice, the two; for "all 3 copies are on the
+    table", where those copies lie (one of them is often an earlier tile misread, which
+    players then find at a glance)."""
     if refusal is None:
         return []
+    held = {(x, y): tile for x, y, tile in table.board.placed()}
     if refusal.code is Illegal.NO_COPIES_LEFT and refusal.tiles:
-        return sorted(cell for cell in table.board if table.board.get(cell) == refusal.tiles[0])
+        return sorted(cell for cell, tile in held.items() if tile == refusal.tiles[0])
+    if refusal.code is Illegal.DUPLICATE_IN_LINE and refusal.tiles:
+        held.update(((x, y), tile) for x, y, tile in tiles)
+        return [cell for cell in refusal.cells if held.get(cell) == refusal.tiles[0]]
     return list(refusal.cells)
 
 
@@ -48,7 +54,7 @@ def pending_json(pending: PendingMove | None, table: TableGame) -> dict[str, Any
         "score": verdict.score,
         "reason": say(verdict.refusal) if verdict.refusal is not None else "",
         "reason_code": verdict.refusal.code.value if verdict.refusal is not None else None,
-        "reason_cells": [list(c) for c in reason_cells(table, verdict.refusal)],
+        "reason_cells": [list(c) for c in reason_cells(table, pending.tiles, verdict.refusal)],
         "lines": [
             {"cells": [list(c) for c in line.cells], "points": line.points,
              "qwirkle": line.is_qwirkle, "codes": [t.code for t in line.tiles]}

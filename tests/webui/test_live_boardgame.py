@@ -92,7 +92,9 @@ def test_a_game_started_over_the_start_offers_it_as_the_start(tmp_path, stills):
         assert offered["start"] and offered["reoffered"] and len(offered["tiles"]) == len(START)
         # the start of every board game with a camera: no "still on the table" doubt
         assert offered["doubt_codes"] == [] and not offered["needs_confirmation"]
-        assert "still on the table" not in t.client.get(f"/games/{game}/tablet").data.decode()
+        card = t.client.get(f"/games/{game}/tablet").data.decode()
+        assert "still on the table" not in card
+        assert "tap + to add" not in card  # no "+" on the start: nothing to tap
         assert confirm(t, game)["turns"] == []
         camera.show(stills[1])
         assert confirm(t, game)["players"][0]["score"] == 6

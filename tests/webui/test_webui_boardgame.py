@@ -153,6 +153,15 @@ def test_the_board_pictures_show_the_printed_bonus_squares_around_the_tiles(t):
         [(6, 2, Tile("green", "square"))])}).status_code == 200
     card = t.client.get(f"/games/{game}/part/pending?view=tablet").data.decode()
     assert 'data-bonus="' in card
+    # a new tile on a bonus square covers it: the square's number shows at its corner
+    game = t.new_game()
+    t.place(game, placed_json(START))
+    assert t.post(f"/api/games/{game}/pending", {"tiles": placed_json(BOARD_MOVE_1)}
+                  ).status_code == 200
+    for page in (f"/games/{game}/part/pending?view=tablet", f"/games/{game}/table"):
+        html = t.client.get(page).data.decode()
+        assert re.search(r'data-bonus-under="9,1"><rect[^>]*/><text[^>]*>2</text>', html), page
+        assert html.count("data-bonus-under=") == 1, page
     classic = t.new_game()
     t.place(classic, placed_json(BOARD_MOVE_1))
     assert 'data-bonus="' not in t.client.get(f"/games/{classic}/table").data.decode()

@@ -281,8 +281,8 @@ def test_while_the_demo_waits_for_an_answer_the_table_and_tablet_say_so(tmp_path
 
 def test_a_move_refused_for_a_fourth_copy_rings_the_three_on_the_board(table):
     """"All 3 red circle tiles are already on the table" named no place: the move card rings
-    where the three lie (one is often an earlier tile misread), and a line's refusal rings
-    its line."""
+    where the three lie (one is often an earlier tile misread), a line that would hold a tile
+    twice the two, and a line's other refusals the line."""
     import re
 
     from engine.tiles import Tile
@@ -302,6 +302,11 @@ def test_a_move_refused_for_a_fourth_copy_rings_the_three_on_the_board(table):
     card = table.client.get(f"/games/{game}/part/pending?view=tablet").data.decode()
     assert {m for m in re.findall(r'data-mark="(-?\d+,-?\d+)"', card)} == {"0,0", "1,1", "2,-1"}
     assert "already on the table. (Ringed on the board.)" in card
+    assert 'class="board-scroll"' not in card  # all the rings in view, however far apart
+    twice = tiles((3, 0, "RSq"))  # the red square again in the row
+    pending = table.post(f"/api/games/{game}/pending", {"tiles": twice}).json["pending"]
+    assert pending["reason_code"] == "duplicate_in_line"
+    assert sorted(pending["reason_cells"]) == [[1, 0], [3, 0]]
     mixed = tiles((3, 0, "BSt"))
     pending = table.post(f"/api/games/{game}/pending", {"tiles": mixed}).json["pending"]
     assert pending["reason_code"] == "mixed_line"
