@@ -82,7 +82,8 @@ def test_a_tablet_in_arabic_and_a_laptop_in_english_watch_one_game(browser, serv
         const text = document.querySelector('.bar-score').firstChild;
         const x = (i) => { const r = document.createRange(); r.setStart(text, i);
                            r.setEnd(text, i + 1); return r.getBoundingClientRect().x; };
-        return [x(0), x(1)]; }""")
+        const plus = text.data.indexOf('+');  // after the locale's direction mark, if any
+        return [x(plus), x(plus + 1)]; }""")
     assert sign < digit
     SHOTS.mkdir(parents=True, exist_ok=True)
     pages = [f"/games/{game}/tablet", f"/games/{game}/table", "/scoring"]
