@@ -316,7 +316,8 @@ def test_a_move_refused_for_a_fourth_copy_rings_the_three_on_the_board(table):
 def test_points_keep_their_sign_before_the_number_in_arabic(table):
     """The last turn's "+3" (and the winner card's end bonus, the Confirm bar's score) read
     "3+" in Arabic on a phone: a bare "+" beside digits in right-to-left text. They carry the
-    locale's plus sign, with its direction mark, as the scoring page's bonus did."""
+    locale's plus sign, with its direction mark, as the scoring page's bonus did; a list of
+    names is parted by "،", not a Latin comma."""
     from webui import i18n
 
     game = table.new_game()
@@ -324,6 +325,9 @@ def test_points_keep_their_sign_before_the_number_in_arabic(table):
     table.client.set_cookie(i18n.COOKIE, "ar")
     assert '<span class="points">\u200e+3</span>' in table.client.get(
         f"/games/{game}/table").data.decode()
+    # and names in a list are parted by the language's own comma
+    assert "Ann</bdi>، <bdi" in table.client.get("/setup").data.decode()
     table.client.set_cookie(i18n.COOKIE, "en")
     assert '<span class="points">+3</span>' in table.client.get(
         f"/games/{game}/table").data.decode()
+    assert "Ann</bdi>, <bdi" in table.client.get("/setup").data.decode()
