@@ -198,12 +198,12 @@ class MoveTracker:
         laid = None if game else start_in((x, y) for x, y, _ in extra)
         offers = []
         if laid is not None:
-            # a game started over the board game's start: offered as that start, and a tile
-            # beside it as a move to look at
+            # a game started over the board game's start: offered as that start, with no
+            # doubt (every board game played with a camera opens so), and a tile beside it
+            # as a move to look at
             self._lay_out(sorted(laid))
             start_tiles = tuple(p for p in extra if p[:2] in laid)
-            offers.append(DetectedMove(start_tiles, 0, False, (again,), reoffered=True,
-                                       start=True))
+            offers.append(DetectedMove(start_tiles, 0, False, (), reoffered=True, start=True))
             extra = tuple(p for p in extra if p[:2] not in laid)
             game = game.with_tiles(start_tiles)
             if not extra:

@@ -87,6 +87,17 @@ def test_a_start_with_a_tile_beside_it_is_the_start_and_the_tile_a_flagged_move(
     assert moves[1].tiles[0][2] == Tile("blue", "circle") and len(tracker.bonus) == 48
 
 
+def test_a_game_opened_over_the_start_is_offered_it_as_the_start_with_no_doubt():
+    """The camera saw the start before any game was opened: the new game's empty board is
+    offered the start, as its start, and not as tiles "still on the table but in no game"."""
+    tracker = MoveTracker()
+    run(tracker, photos(board_game().stills()[:1]))
+    offers = tracker.accept(Board())
+    assert len(offers) == 1 and offers[0].start and offers[0].reoffered
+    assert as_truth(offers, START) == [(frozenset(START), 0)]
+    assert offers[0].doubts == () and not offers[0].needs_confirmation
+
+
 def test_a_start_with_a_rack_in_view_is_the_start():
     """A player's rack of six tiles lies below the printed board, two cells from it, in the
     first picture: the start is the start (the rack was taken for the board, and the
