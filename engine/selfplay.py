@@ -12,7 +12,7 @@ players passed"; with tiles left in the bag it prevents an endless round of exch
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -101,12 +101,24 @@ class GameRecord:
 def table_game(record: GameRecord, names: Sequence[str] | None = None) -> TableGame:
     """The simulated game as the table would record it (seats, scores, ending, sheet).
 
-    Raises IllegalMove if the record is not a legal game, which makes this a check too. A
-    record read back from JSON has no exchange counts; the simulation always swaps its whole
-    hand (or the whole bag if smaller), so such a count is ``min(6, bag size)``.
+    Raises IllegalMove if the record is not a legal game, which makes this a check too
+    (:func:`table_turns`).
+    """
+    *_, game = table_turns(record, names)
+    return game.finish(record.moves[-1].player if record.end == "went_out" else None)
+
+
+def table_turns(record: GameRecord, names: Sequence[str] | None = None) -> Iterator[TableGame]:
+    """The simulated game on the table model: the table before its first turn, then after
+    each turn, its seats the simulation's (the seat that played first plays turn 1).
+
+    Raises IllegalMove for a turn the table refuses. A record read back from JSON has no
+    exchange counts; the simulation always swaps its whole hand (or the whole bag if
+    smaller), so such a count is ``min(6, bag size)``.
     """
     names = [f"Player {i + 1}" for i in range(record.players)] if names is None else names
     game = TableGame.new(names, record.moves[0].player if record.moves else 0)
+    yield game
     for i, m in enumerate(record.moves):
         if m.kind == "place":
             turn: Turn = Place(m.tiles)
@@ -119,7 +131,7 @@ def table_game(record: GameRecord, names: Sequence[str] | None = None) -> TableG
         except IllegalMove as err:
             raise IllegalMove(Refusal(Illegal.BAD_TURN, turn=i, player=game.players[m.player],
                                       cause=err.refusal)) from None
-    return game.finish(record.moves[-1].player if record.end == "went_out" else None)
+        yield game
 
 
 def largest_group(hand: Sequence[Tile]) -> int:

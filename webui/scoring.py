@@ -7,7 +7,6 @@ engine and the examples change with it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -18,8 +17,8 @@ from flask_babel import format_decimal, get_locale
 
 from engine.board import Board, Placed
 from engine.rules import MAX_LINE, QWIRKLE_BONUS, MoveCheck, check_move
-from engine.selfplay import GameRecord, simulate
-from engine.table import Exchange, Pass, Place, TableGame
+from engine.selfplay import simulate, table_game
+from engine.table import TableGame
 from engine.tiles import Tile
 
 from .codec import placed_json
@@ -65,29 +64,12 @@ def examples() -> dict[str, Example]:
     }
 
 
-def replay(record: GameRecord) -> Iterator[TableGame]:
-    """A simulated game on the table model, turn by turn (the table after each turn), its
-    seats the simulation's: the first turn is played by the seat the simulation began with."""
-    table = TableGame.new([str(seat + 1) for seat in range(record.players)],
-                          record.moves[0].player if record.moves else 0)
-    for move in record.moves:
-        if move.kind == "place":
-            table = table.play(Place(move.tiles))
-        elif move.kind == "exchange":
-            table = table.play(Exchange(move.count))
-        else:
-            table = table.play(Pass())
-        yield table
-
-
 @cache
 def ending() -> TableGame:
     """A complete simulated game replayed on the table model and ended by its last player
     going out: the engine's own account of the end bonus."""
     record = simulate(players=2, seed=END_EXAMPLE_SEED)
-    *_, table = replay(record)
-    went_out = record.moves[-1].player if record.end == "went_out" else None
-    return table.finish(went_out)
+    return table_game(record, [str(seat + 1) for seat in range(record.players)])
 
 
 @bp.app_template_filter()

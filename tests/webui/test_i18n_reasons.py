@@ -18,7 +18,7 @@ from webui_support import ROW, Table, make_app
 from engine.board import Board
 from engine.refusals import Illegal, Refusal
 from engine.rules import IllegalMove, check_move
-from engine.selfplay import simulate
+from engine.selfplay import simulate, table_turns
 from engine.table import Exchange, Pass, Place, TableGame
 from engine.tiles import COLOURS, SHAPES, Tile
 from vision.decode import decode_move, split_moves
@@ -27,7 +27,6 @@ from vision.register import register
 from vision.source import CaptureSource, FolderSource, Problem, SourceError, open_source
 from webui import i18n
 from webui.reasons import say, say_camera, say_doubts
-from webui.scoring import replay
 
 REDS = [(x, 0, Tile("red", shape)) for x, shape in enumerate(SHAPES)]
 
@@ -52,7 +51,7 @@ def rules_reason(board: list, move: list) -> Refusal:
 def late_game() -> tuple[TableGame, TableGame]:
     """From a simulated game: the table when the bag first holds under six tiles, and on
     the very turn that emptied the bag."""
-    tables = list(replay(simulate(players=2, seed=1)))
+    tables = list(table_turns(simulate(players=2, seed=1)))
     nearly = next(table for table in tables if 0 < table.bag_size < 6)
     return nearly, next(table for table in tables if table.bag_size == 0)
 
@@ -193,7 +192,7 @@ def test_every_engine_refusal_is_said_in_the_readers_language(app, kind, code):
 ])
 def test_an_exchange_refused_counts_both_numbers_with_their_own_plural(app, code, said):
     """It said "Cannot exchange 1 tiles": only the bag's count had plural forms."""
-    empty = next(table for table in replay(simulate(players=2, seed=1)) if table.bag_size == 0)
+    empty = next(table for table in table_turns(simulate(players=2, seed=1)) if table.bag_size == 0)
     with app.test_request_context("/", headers={"Accept-Language": code}):
         assert say(refusal(lambda: empty.play(Exchange(1)))) == said
 
