@@ -141,19 +141,25 @@ def test_new_game_tells_the_tracker_an_empty_board(live_table):
     assert tracker.accepted[-1] == 0
 
 
-def test_a_camera_that_keeps_failing_is_retried_less_often(tmp_path):
-    app = make_app(tmp_path / "games.sqlite3", CAMERA_RETRY_S=0.01)
+def tries_of_a_failing_camera(app, problem: SourceError, seconds: float = 0.6) -> int:
+    """How often the live loop tries to open a camera that never opens, in ``seconds``."""
     opened = []
 
     def never_opens():
         opened.append(1)
-        raise SourceError(Problem.NO_SUCH_SOURCE, "'0'")
+        raise problem
 
     loop = attach_live(app, never_opens, lambda colours: FakeTracker())
-    time.sleep(0.6)
+    time.sleep(seconds)
     loop.stop()
+    return len(opened)
+
+
+def test_a_camera_that_keeps_failing_is_retried_less_often(tmp_path):
+    app = make_app(tmp_path / "games.sqlite3", CAMERA_RETRY_S=0.01)
+    tries = tries_of_a_failing_camera(app, SourceError(Problem.NO_SUCH_SOURCE, "'0'"))
     # Without backoff that would be about 60 attempts; doubling waits leave a handful.
-    assert 3 <= len(opened) <= 8
+    assert 3 <= tries <= 8
 
 
 def test_moves_wait_in_order_and_the_tracker_expects_them(tmp_path):
@@ -196,7 +202,7 @@ def test_a_camera_lost_for_long_is_retried_often_enough_and_stays_lost_meanwhile
     monkeypatch.setattr(live_module, "MAX_RETRY_S", 0.04)
     app = make_app(tmp_path / "games.sqlite3", CAMERA_RETRY_S=0.01)
     games = app.extensions["qwirkle_games"]
-    states, opened = [], []
+    states = []
     record = games.set_camera
 
     def set_camera(state, *args, **kwargs):
@@ -205,14 +211,8 @@ def test_a_camera_lost_for_long_is_retried_often_enough_and_stays_lost_meanwhile
         record(state, *args, **kwargs)
 
     monkeypatch.setattr(games, "set_camera", set_camera)
-
-    def never_opens():
-        opened.append(1)
-        raise SourceError(Problem.CANNOT_REACH_CAMERA, "http://phone/video")
-
-    loop = attach_live(app, never_opens, lambda colours: FakeTracker())
-    time.sleep(0.6)
-    loop.stop()
+    tries = tries_of_a_failing_camera(
+        app, SourceError(Problem.CANNOT_REACH_CAMERA, "http://phone/video"))
     assert states == ["connecting", "lost"]
     # waits of 0.01, 0.02, 0.04, then 0.04 each: without the cap about 6 tries
-    assert len(opened) >= 10
+    assert tries >= 10
