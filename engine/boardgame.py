@@ -22,7 +22,7 @@ those place the short ones.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from itertools import pairwise
+from itertools import combinations, pairwise
 
 from engine.board import SIDES, Cell
 
@@ -142,6 +142,34 @@ def start_in(cells: Iterable[Cell]) -> set[Cell] | None:
     suspects = set.intersection(*pairs) if pairs else cells
     return next((cells - {extra} for extra in sorted(suspects)
                  if start_diagonals(cells - {extra}) is not None), None)
+
+
+def start_under(cells: Iterable[Cell]) -> set[Cell] | None:
+    """The cells of the board game's start under a game in progress: the whole diagonals of
+    six among ``cells``, one to a quarter of the board, whatever moves were laid on them
+    since; None where no two lie so. A game opened over a board already played on (the
+    laptop restarted mid-game) starts from them, and the other tiles are its earlier turns.
+
+    >>> start = [(x, x) for x in range(6)] + [(x + 8, x) for x in range(6)]
+    >>> row = [(6, 0), (7, 0), (8, 0)]  # a move joining the two diagonals
+    >>> start_under(start + row) == set(start)
+    True
+    >>> start_under([(x, x) for x in range(6)] + [(x + 7, x) for x in range(6)]) is None
+    True
+    """
+    cells = set(cells)
+    runs = [[(x + k * dx, y + k) for k in range(DIAGONAL)] for x, y in sorted(cells)
+            for dx in (1, -1) if all((x + k * dx, y + k) in cells for k in range(DIAGONAL))]
+    for size in range(min(len(runs), 4), 1, -1):
+        for chosen in combinations(runs, size):
+            corners = [(min(x for x, _ in run), min(y for _, y in run)) for run in chosen]
+            xs, ys = zip(*corners, strict=True)
+            if len(set(corners)) == size and max(xs) - min(xs) <= QUARTER \
+                    and max(ys) - min(ys) <= QUARTER \
+                    and all((x - xs[0]) % QUARTER == 0 and (y - ys[0]) % QUARTER == 0
+                            for x, y in corners):
+                return {cell for run in chosen for cell in run}
+    return None
 
 
 def start_gaps(start: Iterable[Cell]) -> set[Cell]:

@@ -118,11 +118,14 @@ def _in_view(cells: set[Cell], homography: np.ndarray | None,
 def _off_board(board: set[Cell], new: list[Cell]) -> set[Cell]:
     """The new cells that lie off the board: not reached from it in steps shorter than
     :data:`OFF_BOARD_GAP`. With no board yet, the board is the board game's start
-    (:mod:`engine.boardgame`), whose diagonals lie apart, and a tile near it, or else the
-    largest group of new tiles."""
+    (:mod:`engine.boardgame`), whose diagonals lie apart, and a tile near it; or else every
+    group holding tiles corner to corner (:func:`_corner_to_corner`), the diagonals of a board
+    game in progress; or else the largest group."""
     todo = set(new)
-    groups = [] if board else _groups(todo)
-    core = board or _start_among(todo, groups)
+    if board:
+        return todo - reached(board, todo, OFF_BOARD_GAP - 1)
+    groups = _groups(todo)
+    core = _start_among(todo, groups) or set().union(*filter(_corner_to_corner, groups))
     if core:
         return todo - reached(core, todo, OFF_BOARD_GAP - 1)
     return todo - max(groups, key=len) if groups else set()
@@ -148,11 +151,25 @@ def _start_among(cells: set[Cell], groups: list[set[Cell]]) -> set[Cell] | None:
     """The board game's start among the tiles on a table with no board yet, looking past up
     to :data:`START_APART` of their ``groups`` (players' racks beside the printed board, which
     lie off it anyway): a first picture with a rack in view was no start, and the largest
-    group, a rack or a diagonal, was taken for the board."""
-    for apart in range(min(START_APART, len(groups) - 1) + 1):
-        for gone in combinations(groups, apart):
+    group, a rack or a diagonal, was taken for the board.
+
+    A group holding tiles corner to corner (:func:`_corner_to_corner`) is part of the board, never
+    a rack: a game opened over a board game in progress looked past the two diagonals that
+    moves had been played on, took the other two for a start of two diagonals, and set 24 of
+    the real photo connect-1/04.jpg's 36 tiles aside as off the board."""
+    racks = [group for group in groups if not _corner_to_corner(group)]
+    for apart in range(min(START_APART, len(racks)) + 1):
+        for gone in combinations(racks, apart):
             start = start_in(cells.difference(*gone))
             if start is not None:
                 return start
     return None
+
+
+def _corner_to_corner(group: set[Cell]) -> bool:
+    """Whether a group of tiles holds three in a diagonal line corner to corner, as the
+    board game's start's diagonals do, played on or not, and a rack laid in a row never
+    does."""
+    return any({(x + k * dx, y + k) for k in (1, 2)} <= group
+               for x, y in group for dx in (1, -1))
 

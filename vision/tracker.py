@@ -50,7 +50,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from engine.board import Board, Cell, Placed
-from engine.boardgame import bonus_squares, move_bonus, start_gaps, start_in
+from engine.boardgame import bonus_squares, move_bonus, start_gaps, start_in, start_under
 from engine.rules import check_move
 from engine.tiles import COLOURS, Tile
 from vision.adapt import SetAdapter
@@ -195,12 +195,12 @@ class MoveTracker:
         if not extra:
             return []
         again = Doubt(DoubtKind.REOFFERED)
-        laid = None if game else start_in((x, y) for x, y, _ in extra)
+        laid = None if game else _start_of((x, y) for x, y, _ in extra)
         offers = []
         if laid is not None:
             # a game started over the board game's start: offered as that start, with no
             # doubt (every board game played with a camera opens so), and a tile beside it
-            # as a move to look at
+            # as a move to look at, or the turns played on it before as those turns
             self._lay_out(sorted(laid))
             start_tiles = tuple(p for p in extra if p[:2] in laid)
             offers.append(DetectedMove(start_tiles, 0, False, (), reoffered=True, start=True))
@@ -208,7 +208,8 @@ class MoveTracker:
             game = game.with_tiles(start_tiles)
             if not extra:
                 return offers
-            again = Doubt(DoubtKind.MAYBE_TILE, cell=extra[0][:2], tile=extra[0][2])
+            if len(extra) == 1:
+                again = Doubt(DoubtKind.MAYBE_TILE, cell=extra[0][:2], tile=extra[0][2])
         check = check_move(game, extra)
         read = [((x, y), self._readings.get((x, y))) for x, y, _ in extra]
         parts = None if check.legal or not all(guess for _, guess in read) \
@@ -299,7 +300,7 @@ class MoveTracker:
             return True
         reg, lasting = position.registration, self._lasting()
         missed = [cell for cell in reg.missing if cell in lasting]
-        return len(self._witness.still_there(reg, frame.image, missed)) < len(missed)
+        return len(self._witness.unchanged(reg, frame.image, missed)) < len(missed)
 
     def _second_look(self, look: tuple[Frame, Position | None], frame: Frame
                      ) -> tuple[Frame, Position | None]:
@@ -325,8 +326,8 @@ class MoveTracker:
 
     def _read(self, frame: Frame) -> Position | None:
         return self._reader.read(frame.image, self.board, self._lasting(), self.adapter,
-                                 lambda reg, cells: self._witness.still_there(reg, frame.image,
-                                                                              cells))
+                                 lambda reg, cells: self._witness.unchanged(reg, frame.image,
+                                                                            cells))
 
     def _explaining(self, position: Position | None, frame: Frame) -> Footprint | None:
         """Where the tiles of a position the gate doubts lie, if they can explain its change:
@@ -358,7 +359,8 @@ class MoveTracker:
         # only tiles the camera saw there last time: one entered by hand never lay there
         seen = {(x, y) for x, y, _ in self._view.tiles}
         self._still_there = self._witness.still_there(
-            reg, frame.image, [cell for cell in reg.missing if cell in seen])
+            reg, frame.image, [cell for cell in reg.missing if cell in seen], self.colours,
+            self.adapter)
         reg, unexplained = self._witness.look(reg, frame.image, self.colours, self.adapter)
         # the look of those cells changed as the thing left out went: no tile missed there
         self._witness.suspects -= gone
@@ -448,9 +450,10 @@ class MoveTracker:
         suspects = self._witness.suspects
         unseen = [Doubt(DoubtKind.UNSEEN_LAYING)] if not frame.still and self._gate.unseen else []
         # the board game's start, seen on an empty board (a tile beside it is a move to look
-        # at), or tiles of it that the first picture missed: the start's
+        # at, turns played on it are those turns), or tiles of it that the first picture
+        # missed: the start's
         start = None if (self.board if self._game is None else self._game) \
-            else start_in(cell for cell, _ in reg.new)
+            else _start_of(cell for cell, _ in reg.new)
         if start is not None:
             self._lay_out(sorted(start))
         laying = [(cell, guess) for cell, guess in reg.new
@@ -471,9 +474,10 @@ class MoveTracker:
         if laying:
             gone.append(self._laid_out(laying, () if start is None else (*flags, *notes, *unseen),
                                        at))
-        if start is not None:  # the start's problems are its own; a tile beside it may be none
-            flags, notes = [Doubt(DoubtKind.MAYBE_TILE, cell=cell, tile=guess.tile)
-                            for cell, guess in new], []
+        if start is not None:  # the start's problems are its own; a tile beside it may be
+            # none, and more are turns laid before the camera looked
+            flags, notes = [Doubt(DoubtKind.UNSEEN_LAYING)] if len(new) > 1 else [
+                Doubt(DoubtKind.MAYBE_TILE, cell=cell, tile=guess.tile) for cell, guess in new], []
         # a move scored with a start tile read only now: the players look at both
         flags += [Doubt(DoubtKind.UNCONFIRMED, cell=cell, tile=guess.tile)
                   for cell, guess in laying if _in_line(cell, [c for c, _ in new], board)]
@@ -566,7 +570,8 @@ class MoveTracker:
 
         Only in the table app (a game told us which moves are unconfirmed): a confirmed tile
         that vanishes stays in the game and is a problem for a person to look at. So does one
-        whose cell looks as it did (:meth:`ChangeWitness.still_there`): the scan missed it.
+        whose cell looks as it did and still reads as a tile
+        (:meth:`ChangeWitness.still_there`): the scan missed it.
         """
         withdrawn = tuple(cell for cell in reg.missing
                           if cell in self._removable and cell not in self._still_there)
@@ -632,6 +637,14 @@ def _one_line(cells: Iterable[Cell]) -> bool:
     """Whether the cells share a row or a column."""
     xs, ys = zip(*cells, strict=True)
     return len(set(xs)) == 1 or len(set(ys)) == 1
+
+
+def _start_of(cells: Iterable[Cell]) -> set[Cell] | None:
+    """The board game's start among the tiles first seen on an empty board: the start with
+    perhaps a tile beside it (:func:`engine.boardgame.start_in`), or the start under a game
+    in progress (:func:`engine.boardgame.start_under`), whose other tiles are its turns."""
+    cells = list(cells)
+    return start_in(cells) or start_under(cells)
 
 
 def _in_line(cell: Cell, cells: list[Cell], occupied: Board) -> bool:

@@ -62,10 +62,10 @@ class ChangeWitness:
         self._before, self._image = reg, image
         return reg, unexplained
 
-    def still_there(self, reg: Registration, image: np.ndarray,
-                    cells: Sequence[Cell]) -> set[Cell]:
+    def unchanged(self, reg: Registration, image: np.ndarray,
+                  cells: Sequence[Cell]) -> set[Cell]:
         """Of ``cells``, tiles the scan did not see in this position, those whose look has
-        not changed since the last still picture: missed again, not taken away.
+        not changed since the last still picture: only missed by the scan, most likely.
 
         Call before :meth:`look`, which makes this picture the last. Dark purple tiles on a
         dark table drop out of one scan in a few; a move waiting for the players whose tiles
@@ -81,6 +81,21 @@ class ChangeWitness:
             return set()
         return {cell for cell, change in zip(cells, changes, strict=False)
                 if change <= CELL_CHANGE}
+
+    def still_there(self, reg: Registration, image: np.ndarray, cells: Sequence[Cell],
+                    colours: tuple[str, ...], adapter: SetAdapter | None = None) -> set[Cell]:
+        """Of ``cells``, the tiles that are still on the table though the scan did not see
+        them: their cells look as before (:meth:`unchanged`), and their crops still read as
+        tiles (:data:`CHANGED_TILE_PROB`).
+
+        The look alone can pass a tile taken away: the middle of connect-2's white clover
+        and of the pale printed square under it differ by 0.16 (the real photos 08 and 07,
+        move 8 taken back; its orange and red clovers' cells 1.0 and 1.3), and the empty
+        cell reads 0.0 as a tile. Held on to, the clover kept "the table is right" from
+        taking the move off the game, and came back as a move of its own after an undo.
+        """
+        same = sorted(self.unchanged(reg, image, cells))
+        return {cell for cell, _ in _read_changed(image, reg, same, colours, adapter)}
 
 
 def _cell_patterns(image: np.ndarray, homography: np.ndarray, cells: Sequence[Cell],
@@ -117,7 +132,8 @@ def _empty_centres(cells: Sequence[Cell],
 def _read_changed(image: np.ndarray, reg: Registration, cells: Sequence[Cell],
                   colours: tuple[str, ...], adapter: SetAdapter | None = None
                   ) -> list[tuple[Cell, TileGuess]]:
-    """New tiles on cells whose look changed, that the classifier reads as tiles.
+    """New tiles on cells whose look changed, that the classifier reads as tiles (and, for
+    :meth:`ChangeWitness.still_there`, tiles the scan missed on cells that look the same).
 
     The scan only reads a cell beside the tiles as a tile on the classifier's word when it is
     all but sure (``vision.scan.COMPLETION_TILE_PROB``): it has no "before" to compare with.

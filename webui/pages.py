@@ -27,7 +27,7 @@ from flask import (
 from flask_babel import gettext as _
 
 from engine.board import SIDES
-from engine.boardgame import start_in
+from engine.boardgame import start_in, start_under
 from engine.sheet import ScoreSheet, score_sheet
 from engine.table import TableGame, TurnRecord
 from engine.tiles import COLOURS, SHAPES, Tile
@@ -262,7 +262,7 @@ def current_view(view: str):
 @bp.get("/setup")
 def setup():
     seen = camera_tiles()
-    return render_template("setup.html", seen=seen, seen_start=is_start_layout(seen),
+    return render_template("setup.html", seen=seen, layout=seen_layout(seen),
                            watch_on=options.watch_on(), unfinished=unfinished(),
                            profile=games().profile, colour_sets=colour_sets(),
                            **context(None))
@@ -318,7 +318,7 @@ def camera_part():
     """The camera's status line alone, for the set-up page's camera check."""
     seen = camera_tiles()
     return render_template("part_camera.html", camera=games().camera, seen=seen,
-                           seen_start=is_start_layout(seen))
+                           layout=seen_layout(seen))
 
 
 def camera_tiles() -> list[dict[str, Any]]:
@@ -330,11 +330,15 @@ def camera_tiles() -> list[dict[str, Any]]:
     return placed_json(view[0]) if view and not demo_camera() else []
 
 
-def is_start_layout(seen: list[dict[str, Any]]) -> bool:
-    """Whether the tiles the camera sees are the board game's start (:mod:`engine.boardgame`):
-    a game opened over them offers them as its start, not as a move to clear away (and a
-    tile beside it as a move)."""
-    return start_in((t["x"], t["y"]) for t in seen) is not None
+def seen_layout(seen: list[dict[str, Any]]) -> str:
+    """What the tiles the camera sees are, as the set-up page says it: "start" where they are
+    the board game's start (:mod:`engine.boardgame`), which a game opened over them offers as
+    its start, not as a move to clear away (and a tile beside it as a move); "played" where
+    they are a board game in progress, offered as its start and then its turns; else ""."""
+    cells = [(t["x"], t["y"]) for t in seen]
+    if start_in(cells) is not None:
+        return "start"
+    return "played" if start_under(cells) is not None else ""
 
 
 def demo_camera() -> bool:

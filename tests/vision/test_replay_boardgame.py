@@ -98,6 +98,30 @@ def test_a_game_opened_over_the_start_is_offered_it_as_the_start_with_no_doubt()
     assert offers[0].doubts == () and not offers[0].needs_confirmation
 
 
+def test_a_board_game_in_progress_first_seen_is_its_start_then_its_turns():
+    """The camera's first picture shows the board after both moves (the laptop restarted
+    mid-game): the start is the start, and the tiles laid on it a move, flagged; a game
+    opened over that table is offered both. The diagonals that moves were laid on were taken
+    for tiles off the board, the other two for a start."""
+    tracker = MoveTracker()
+    moves = run(tracker, photos(board_game().stills()[2:]))
+    assert tracker.view().off_board == ()
+    assert [m.start for m in moves] == [True, False]
+    assert as_truth(moves[:1], START) == [(frozenset(START), 0)]
+    # both moves lie in one row through a start tile: one legal move to the camera (a row
+    # of five, a column of two, a "1" and a "2"), flagged
+    truth = START + BOARD_MOVE_1 + BOARD_MOVE_2
+    assert as_truth(moves[1:], truth) == [(frozenset(BOARD_MOVE_1 + BOARD_MOVE_2),
+                                           5 + 2 + 1 + 2)]
+    assert moves[1].needs_confirmation and "did not see these tiles being laid" in moves[1].reason
+    # a game opened over that table is offered the same
+    offers = tracker.accept(Board())
+    assert [m.start for m in offers] == [True, False]
+    assert [tiles for tiles, _ in as_truth(offers, truth)] == [
+        frozenset(START), frozenset(BOARD_MOVE_1 + BOARD_MOVE_2)]
+    assert offers[1].needs_confirmation  # (the app scores it, with its bonus squares)
+
+
 def test_a_start_with_a_rack_in_view_is_the_start():
     """A player's rack of six tiles lies below the printed board, two cells from it, in the
     first picture: the start is the start (the rack was taken for the board, and the

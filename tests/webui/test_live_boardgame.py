@@ -117,6 +117,36 @@ def test_a_game_opened_over_a_start_and_a_tile_beside_it_offers_both(tmp_path, s
         assert (move["score"], move["bonus"]) == (5, 1)  # a row and a column of two, on a "1"
 
 
+def test_a_game_opened_over_a_real_board_game_in_progress_offers_its_start_and_turns(
+        tmp_path, real_data):
+    """The real photo after connect-1's fourth move lies before the camera as a game is
+    opened (the laptop restarted mid-game): the set-up page says so, and the game offers the
+    start, then the four turns laid on it, each legal and flagged, scored with their bonus
+    squares as played (in an order the camera cannot know). The next photo's move scores as
+    played. Two of the start's diagonals were set aside as off the board, and the other two
+    offered as a start of two diagonals."""
+    import json
+
+    from vision.imagefile import load_image
+
+    folder = real_data / "connect-1"
+    truth = [move["score"] for move in json.loads((folder / "game.json").read_text())["moves"]]
+    with served(tmp_path / "games.sqlite3") as (t, camera):
+        camera.show(load_image(folder / "04.jpg"))
+        assert "a board game in progress (36 tiles)" in t.client.get("/setup").data.decode()
+        game = t.new_game()
+        offered = t.client.get("/api/state").json
+        assert offered["pending"]["start"] and len(offered["pending"]["tiles"]) == 24
+        assert offered["more_pending"] == 4 and confirm(t, game)["turns"] == []
+        for _ in range(4):
+            turn = t.client.get("/api/state").json["pending"]
+            assert turn["legal"] and turn["needs_confirmation"] and not turn["start"]
+            confirm(t, game)
+        camera.show(load_image(folder / "05.jpg"))
+        turns = [turn["score"] for turn in confirm(t, game)["turns"]]
+    assert sorted(turns[:4]) == sorted(truth[:4]) and turns[4] == truth[4]
+
+
 def test_a_board_game_on_video_is_played_through_qwirkle_serve_with_an_undo(tmp_path, stills):
     """`qwirkle serve` with a video of the board game as its camera, and players (the
     game-night check's) who confirm what it offers and undo turn 1 with its tiles left on
