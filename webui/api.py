@@ -388,15 +388,20 @@ def rotate():
 @needs_token
 def redo(game_id: int):
     """Put a turn that Undo or Remove took away back where it was: ``{"index": i, "turn":
-    {...}}`` as the tablet remembered it. Later turns are re-checked, as for any correction.
-    ``"turns": n``, how many turns the game held once the turn was taken away, makes the
+    {...}, "turns": n}`` as the tablet remembered it. Later turns are re-checked, as for any
+    correction. ``n``, how many turns the game held once the turn was taken away, makes the
     server refuse (409) when another device changed them since: an exchange undone, then
-    entered again on another tablet, was put back a second time, as the next player's."""
+    entered again on another tablet, was put back a second time, as the next player's. It
+    is required: without it a request sent twice (a retry) put the turn back twice."""
     data = body()
     index, turns = data.get("index"), games().get(game_id).table.turns
     if not is_whole(index) or not 0 <= index <= len(turns):
         raise PayloadError(_("index must be a turn number from 0 to %(n)s", n=len(turns)))
-    return answer(games().redo(game_id, index, data.get("turn"), seen_turns("turns")))
+    seen = seen_turns("turns")
+    if seen is None:
+        raise PayloadError(_("turns must say how many turns the game held once the turn was "
+                             "taken away"))
+    return answer(games().redo(game_id, index, data.get("turn"), seen))
 
 
 @bp.post("/games/<int:game_id>/resume")

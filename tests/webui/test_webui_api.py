@@ -391,7 +391,7 @@ def test_two_tablets_undoing_at_once_take_back_one_turn_and_redo_still_works(tab
     assert second.status_code == 409 and second.json["reason_code"] == "turns_changed"
     assert "look at them again" in second.json["error"]
     assert len(table.client.get(f"/api/games/{game}/state").json["turns"]) == 3
-    redo = table.post(f"/api/games/{game}/redo", {"index": 3, "turn": turns[3]})
+    redo = table.post(f"/api/games/{game}/redo", {"index": 3, "turn": turns[3], "turns": 3})
     assert redo.status_code == 200 and len(redo.json["turns"]) == 4
 
 
@@ -517,7 +517,8 @@ def test_a_tile_of_a_colour_the_set_lacks_is_refused_and_changes_nothing(table, 
         "enter": lambda: table.post(f"/api/games/{game}/turns", place),
         "edit": lambda: table.put(f"/api/games/{game}/turns/0",
                                   {"kind": "place", "tiles": [*ROW, dict(tile, x=3, y=0)]}),
-        "redo": lambda: table.post(f"/api/games/{game}/redo", {"index": 1, "turn": place}),
+        "redo": lambda: table.post(f"/api/games/{game}/redo", {"index": 1, "turn": place,
+                                                               "turns": 1}),
     }[how]()
     assert answer.status_code == 400 and answer.json["reason_code"] == "not_in_set"
     assert answer.json["error"] == (f"This set has no {odd} tiles; its colours are "

@@ -34,7 +34,7 @@ def test_redo_puts_back_a_removed_turn_where_it_was(table):
     before = table.client.get(f"/api/games/{game}/state").json
     removed = before["turns"][1]
     assert table.delete(f"/api/games/{game}/turns/1").status_code == 200
-    response = table.post(f"/api/games/{game}/redo", {"index": 1, "turn": removed})
+    response = table.post(f"/api/games/{game}/redo", {"index": 1, "turn": removed, "turns": 2})
     assert response.status_code == 200
     assert response.json["turns"] == before["turns"]
     assert response.json["players"] == before["players"]
@@ -60,12 +60,14 @@ def test_redo_after_another_tablet_changed_the_turns_puts_nothing_back(table):
 
 
 @pytest.mark.parametrize("payload, status, words", [
-    ({"index": 9, "turn": {"kind": "pass"}}, 400, "from 0 to 1"),
-    ({"index": True, "turn": {"kind": "pass"}}, 400, "from 0 to 1"),
-    ({"index": 0, "turn": {"kind": "dance"}}, 400, "kind must be"),
-    ({"index": 0, "turn": {"kind": "pass"}}, 409, "pass"),  # no pass while the bag is full
-    ({"index": 1, "turn": {"kind": "place", "tiles": ROW}}, 409, ""),  # cells already taken
+    ({"index": 9, "turn": {"kind": "pass"}, "turns": 1}, 400, "from 0 to 1"),
+    ({"index": True, "turn": {"kind": "pass"}, "turns": 1}, 400, "from 0 to 1"),
+    ({"index": 0, "turn": {"kind": "dance"}, "turns": 1}, 400, "kind must be"),
+    ({"index": 0, "turn": {"kind": "pass"}, "turns": 1}, 409, "pass"),  # the bag is full
+    ({"index": 1, "turn": {"kind": "place", "tiles": ROW}, "turns": 1}, 409, ""),  # cells taken
     ({"index": 1, "turn": {"kind": "exchange", "count": 2}, "turns": "1"}, 400, "whole number"),
+    # a redo that names no turns could be a retry of one already put back
+    ({"index": 1, "turn": {"kind": "exchange", "count": 2}}, 400, "turns must say"),
 ])
 def test_redo_refuses_what_cannot_be_put_back(table, payload, status, words):
     game = table.new_game()
@@ -351,3 +353,18 @@ def test_turns_that_tie_for_best_are_all_named(table):
     table.post(f"/api/games/{game}/finish", {"went_out": None})
     html = table.client.get(f"/games/{game}/tablet").data.decode()
     assert "data-winner" in html and "Best turn" not in html
+
+
+def test_a_redo_sent_twice_puts_the_turn_back_once(table):
+    """A program retries its Redo (the answer was lost on the way): the second finds the
+    turn already back and is refused, not recorded as a second exchange."""
+    game = table.new_game()
+    table.place(game, ROW)
+    exchange = table.post(f"/api/games/{game}/turns", {"kind": "exchange", "count": 2})
+    undone = table.post(f"/api/games/{game}/undo", {"index": 1}).json
+    redo = {"index": 1, "turn": exchange.json["turns"][1], "turns": len(undone["turns"])}
+    assert table.post(f"/api/games/{game}/redo", redo).status_code == 200
+    again = table.post(f"/api/games/{game}/redo", redo)
+    assert again.status_code == 409 and again.json["reason_code"] == "turns_changed"
+    turns = table.client.get(f"/api/games/{game}/state").json["turns"]
+    assert [t["kind"] for t in turns] == ["place", "exchange"]
