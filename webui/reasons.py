@@ -188,8 +188,13 @@ def _say_order(order: SplitOrder | None) -> str:
 
 
 def say_doubts(doubts: Sequence[Doubt]) -> str:
-    """All of a move's doubts in the reader's language, one sentence each."""
-    return " ".join(say_doubt(d) for d in doubts)
+    """All of a move's doubts in the reader's language, one sentence each. Beside a split's
+    own words (the camera did not see where one turn ended), "it did not see these tiles
+    being laid" says nothing more, and made a phone's warning 70 words long, with the
+    move's board below the fold."""
+    split = any(d.kind is DoubtKind.SPLIT for d in doubts)
+    return " ".join(say_doubt(d) for d in doubts
+                    if not (split and d.kind is DoubtKind.UNSEEN_LAYING))
 
 
 @bp.app_template_filter("camera_message")

@@ -251,6 +251,16 @@ def test_every_camera_doubt_is_said_in_the_readers_language(app, kind, code):
         assert not re.search(r"\b(the|tiles?|line|read|seen|move)\b", said), said
 
 
+def test_a_split_move_does_not_also_say_its_tiles_were_laid_unseen(app):
+    """A move split from one picture already says the camera missed where a turn ended."""
+    split = Doubt(DoubtKind.SPLIT, count=1, of=2, order=SplitOrder.UNKNOWN_EITHER)
+    unseen = Doubt(DoubtKind.UNSEEN_LAYING)
+    with app.test_request_context("/"):
+        said = say_doubts([split, unseen])
+        assert said == say_doubts([split]) and "did not see where one turn ended" in said
+        assert "being laid" in say_doubts([unseen])
+
+
 def test_every_kind_of_doubt_is_said():
     made = {d.kind for doubts in DOUBTS.values() for d in doubts}
     assert made == set(DoubtKind), f"no doubt made for {set(DoubtKind) - made}"
