@@ -144,7 +144,8 @@ def register_errors(app: Flask) -> None:
     @app.errorhandler(Conflict)
     def conflict(error: Conflict):
         said = reasons.say(error.refusal) if error.refusal is not None else str(error)
-        return reply(409, said, reason_code=error.code)
+        return reply(409, f"{said} {error.hint}" if error.hint else said,
+                     reason_code=error.code)
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):

@@ -79,10 +79,13 @@ class Conflict(ValueError):
     a finished game (HTTP 409). ``refusal`` is the engine's when it refused, ``code`` the
     API's ``reason_code``."""
 
-    def __init__(self, reason: Refusal | LazyString | str, code: str = "") -> None:
+    def __init__(self, reason: Refusal | LazyString | str, code: str = "",
+                 hint: LazyString | str = "") -> None:
         super().__init__(str(reason))
         self.refusal = reason if isinstance(reason, Refusal) else None
         self.code = reason.code.value if isinstance(reason, Refusal) else code
+        self.hint = hint
+        """What players can do instead, said after the reason."""
 
 
 @dataclass
@@ -892,7 +895,10 @@ class Games:
             try:
                 table = apply_event(table, kind, payload)
             except IllegalMove as error:
-                raise Conflict(error.refusal) from None
+                # the camera's board would leave a turn illegal: a tile it misses that the
+                # turn needs (a helper's play-through said only why, under the button)
+                raise Conflict(error.refusal, hint=_l(
+                    "Fix that turn with its Edit button, or keep the game's tiles.")) from None
             actions.append((kind, payload))
         start = table.start.placed()
         relabelled = [(x, y, relabel.get((x, y), tile)) for x, y, tile in start]

@@ -222,6 +222,20 @@ def test_confirm_is_on_screen_while_a_move_waits(live, open_page, size):
     expect(page.locator(".turns li")).to_have_count(len(TURNS) + 1)
 
 
+@pytest.mark.parametrize("code", ["vi", "af", "hi"])
+def test_confirm_stays_the_widest_button_on_a_small_phone_in_a_long_language(live, open_page,
+                                                                            code):
+    """A 360-px phone in Vietnamese gave "Không phải nước đi" 177 px and Confirm 91: the
+    button that sets a move aside was the one most easily hit."""
+    game = live.game()
+    page = open_page("phone", f"{live.base}/lang?code={code}&next=/games/{game}/tablet")
+    page.set_viewport_size({"width": 360, "height": 780})
+    confirm, dismiss = box(page, "[data-action=confirm]"), box(page, "[data-action=dismiss]")
+    assert confirm["width"] > 1.3 * dismiss["width"], (confirm, dismiss)
+    assert inside_viewport(page, "[data-action=dismiss]")
+    assert overflow(page)["x"] == 0
+
+
 def test_the_phone_menu_has_rows_of_its_own_that_show_every_link_whole(live, open_page):
     """On a phone or a portrait tablet the menu sits under the logo and the language menu,
     across the whole width, and every link shows whole, unfaded: a phone's menu wraps onto

@@ -368,3 +368,22 @@ def test_a_redo_sent_twice_puts_the_turn_back_once(table):
     assert again.status_code == 409 and again.json["reason_code"] == "turns_changed"
     turns = table.client.get(f"/api/games/{game}/state").json["turns"]
     assert [t["kind"] for t in turns] == ["place", "exchange"]
+
+
+def test_the_table_is_right_refused_for_a_turn_it_would_break_says_what_to_do(table):
+    """The camera misses the middle of the first turn's row, which the second turn was laid
+    on: taking it off the game would leave that turn unjoined, so "the table is right" is
+    refused, saying why and what players can do instead; nothing changes."""
+    game = table.new_game()
+    table.place(game, ROW)
+    below = [{"x": 1, "y": 1, "colour": "blue", "shape": "circle"}]
+    table.place(game, below)
+    before = table.client.get(f"/api/games/{game}/state").json
+    seen = [(t["x"], t["y"], Tile(t["colour"], t["shape"])) for t in [ROW[0], ROW[2], *below]]
+    table.app.extensions["qwirkle_games"].set_view(seen, [])
+    refused = table.post(f"/api/games/{game}/table/accept")
+    assert refused.status_code == 409 and refused.json["reason_code"]
+    assert refused.json["error"].startswith("Turn ")
+    assert refused.json["error"].endswith("Fix that turn with its Edit button, or keep the "
+                                          "game's tiles.")
+    assert table.client.get(f"/api/games/{game}/state").json["turns"] == before["turns"]
