@@ -21,7 +21,7 @@ from vision.setprofile import BlockError, SetProfile, calibrate
 
 from .auth import check_origin, join_url, keys, needs_token, set_token_cookie
 from .codec import PayloadError, is_whole
-from .games import Conflict, Event, Game, games
+from .games import UNSAID, Conflict, Event, Game, games
 from .history import name_key
 from .reasons import say, say_block
 from .state import game_json, sheet_csv, table_state
@@ -71,7 +71,12 @@ def create_game():
     if twice is not None:
         raise PayloadError(_("Two players are called %(name)s: tell them apart (Ann B., "
                              "Ann K.).", name=twice))
-    return answer(games().create(players, colours_of(data)), 201)
+    # the game the set-up page saw at the table: refused if another device started one since
+    replaces = data.get("replaces") if "replaces" in data else UNSAID
+    if replaces is not None and replaces != UNSAID and not (is_whole(replaces)
+                                                            and replaces > 0):
+        raise PayloadError(_("replaces must be the id of the game at the table, or null"))
+    return answer(games().create(players, colours_of(data), replaces), 201)
 
 
 def repeated(players: list[str]) -> str | None:

@@ -74,6 +74,10 @@ class UnknownGame(LookupError):
     """No game with this id (HTTP 404)."""
 
 
+UNSAID = -1
+"""A caller's word on which game was at the table, when it gives none (game ids start at 1)."""
+
+
 class Conflict(ValueError):
     """A well-formed request that the game's state refuses: an illegal move, no pending move,
     a finished game (HTTP 409). ``refusal`` is the engine's when it refused, ``code`` the
@@ -387,12 +391,21 @@ class Games:
         self.notifier.touch()
 
     # --- changing ------------------------------------------------------------------------
-    def create(self, players: Sequence[str], colours: Sequence[str]) -> Game:
+    def create(self, players: Sequence[str], colours: Sequence[str],
+               replaces: int | None = UNSAID) -> Game:
+        """A new game, at the table from now on. ``replaces``: the game the set-up page saw
+        at the table (None: none); refused (409) when another device has started one since.
+        Two tablets pressing "Start the game" a moment apart both made a game: one group's
+        game left the table unseen, and a turn entered on its tablet vanished from view."""
         try:
             table = TableGame.new(tuple(players), colours=tuple(colours))
         except ValueError as error:  # TileError is a ValueError too
             raise PayloadError(str(error)) from None
         with self._lock:
+            if replaces != UNSAID and replaces != self._current:
+                raise Conflict(_l("Another device has just started a game at this table. Open "
+                                  "the tablet view to play it, or start yours again to take "
+                                  "the table."), "table_changed")
             row = self.log.create_game(table.players, table.colours)
             if self.profile is not None:  # the game keeps the set it started with
                 self.save_adapter(row.id, self.profile.adapter)

@@ -265,7 +265,7 @@ def setup():
     return render_template("setup.html", seen=seen, layout=seen_layout(seen),
                            watch_on=options.watch_on(), unfinished=unfinished(),
                            profile=games().profile, colour_sets=colour_sets(),
-                           **context(None))
+                           current_id=games().current_id(), **context(None))
 
 
 def unfinished() -> Game | None:

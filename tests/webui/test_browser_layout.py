@@ -838,6 +838,29 @@ def test_two_tablets_entering_one_exchange_record_it_once(live, open_page):
     assert len(live.games.get(game).table.turns) == len(TURNS) + 1
 
 
+def test_a_second_tablet_starting_a_game_a_moment_later_is_told_first(live, open_page):
+    """Two groups' tablets pressed "Start the game" a moment apart: both made a game, and
+    one group's left the table unseen. The second is told, and a second press takes the
+    table for its own game."""
+    from playwright.sync_api import expect
+
+    live.game()
+    pages = [open_page("phone", f"{live.base}/setup") for _ in range(2)]
+    for page, names in zip(pages, (("Gil", "Hal"), ("Ivy", "Jo")), strict=True):
+        for i, name in enumerate(names):
+            page.fill(f"input[name=player] >> nth={i}", name)
+    first, second = pages
+    first.click("[data-setup] button[type=submit]")
+    first.wait_for_url("**/games/*/tablet")
+    second.click("[data-setup] button[type=submit]")
+    expect(second.locator("#toast")).to_contain_text("Another device has just started a game")
+    assert "/setup" in second.url
+    assert list(live.games.get(live.games.current_id()).table.players) == ["Gil", "Hal"]
+    second.click("[data-setup] button[type=submit]")
+    second.wait_for_url("**/games/*/tablet")
+    assert list(live.games.get(live.games.current_id()).table.players) == ["Ivy", "Jo"]
+
+
 def test_the_fix_dialog_closes_once_another_device_acts_on_its_move(live, open_page):
     """The move this tablet is fixing is confirmed, set aside or fixed on another device:
     the dialog closes and says which, where its fix was then refused ("there is no move

@@ -548,3 +548,20 @@ def test_an_edit_is_checked_before_it_is_saved(table, game):
                       {"kind": "place", "tiles": four}).status_code == 400
     table.post(f"/api/games/{game}/finish", {"went_out": None})
     assert table.post(check, {"kind": "place", "tiles": four}).json["legal"] is False
+
+
+def test_a_game_started_over_one_another_device_just_started_is_refused_first(table):
+    """The set-up page names the game it saw at the table: when another device has started
+    one since, the start is refused (409 table_changed) and nothing is made; naming the
+    game now at the table takes it."""
+    first = table.post("/api/games", {"players": ["Gil", "Hal"], "replaces": None})
+    assert first.status_code == 201
+    late = table.post("/api/games", {"players": ["Ivy", "Jo"], "replaces": None})
+    assert late.status_code == 409 and late.json["reason_code"] == "table_changed"
+    assert "Another device has just started a game" in late.json["error"]
+    assert [row["id"] for row in table.client.get("/api/games").json] == [first.json["id"]]
+    again = table.post("/api/games", {"players": ["Ivy", "Jo"], "replaces": first.json["id"]})
+    assert again.status_code == 201
+    for odd in ("1", True, 0, -3, 1.5, [1]):
+        answer = table.post("/api/games", {"players": ["Ivy", "Jo"], "replaces": odd})
+        assert answer.status_code == 400 and "replaces" in answer.json["error"], odd

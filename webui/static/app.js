@@ -798,8 +798,21 @@ if (setupForm) {
     const colours = chosenColours();
     const watch = setupForm.querySelector("[name=watch]").checked;
     if (!(await send("POST", "/api/options", { qwirkle_watch: watch }))) return;
-    const data = await send("POST", "/api/games", { players, colours });
+    // The game this page saw at the table: refused if another tablet started one since
+    // (its players would lose their table unseen); a second press takes the table.
+    const seen = setupForm.dataset.replaces;
+    const data = await send("POST", "/api/games",
+      { players, colours, replaces: seen === "" ? null : Number(seen) });
     if (data) location.href = `/games/${data.id}/tablet`;
+    else await seeTable();
+  };
+  const seeTable = async () => {
+    try {
+      const response = await fetch("/api/state");
+      if (response.ok) setupForm.dataset.replaces = (await response.json()).id;
+    } catch (err) {
+      // out of reach: the next press is refused again, and tries again
+    }
   };
 }
 
