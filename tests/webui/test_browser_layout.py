@@ -293,6 +293,7 @@ def test_enter_by_hand_shows_that_it_opens(live, open_page):
     """The "enter it by hand" line is a disclosure: it keeps a triangle, turned down once
     open (laid out as a row, it had lost the browser's own)."""
     game = live.games.create(("Ann", "Bob"), live.app.config["COLOURS"]).row.id
+    live.games.set_camera("live")  # (with no camera it starts open: every move is by hand)
     page = open_page("tablet", f"{live.base}/games/{game}/tablet")
     marker = """() => {
         const summary = document.querySelector('.by-hand summary');
@@ -306,6 +307,22 @@ def test_enter_by_hand_shows_that_it_opens(live, open_page):
     page.click(".by-hand summary")
     opened = page.evaluate(marker)
     assert opened["item"] or opened["transform"] != closed["transform"]
+
+
+def test_with_no_camera_the_empty_move_card_opens_entry_by_hand(live, open_page):
+    """`serve --camera none`, or a recording that has ended: nothing will bring a move to
+    the card, which said to place tiles on the table and wait. It says to enter each move
+    by hand, with the board to do it open."""
+    from playwright.sync_api import expect
+
+    game = live.games.create(("Ann", "Bob"), live.app.config["COLOURS"]).row.id
+    page = open_page("phone", f"{live.base}/games/{game}/tablet")
+    expect(page.locator(".pending.empty")).to_contain_text("enter each move by hand")
+    expect(page.locator(".by-hand .slot").first).to_be_visible()
+    live.games.set_camera("live")
+    page.reload()
+    expect(page.locator(".pending.empty")).to_contain_text("Place tiles on the table")
+    expect(page.locator(".by-hand .slot").first).to_be_hidden()
 
 
 def test_no_page_is_wider_than_a_phone_and_every_control_is_44px(live, open_page):
@@ -764,6 +781,7 @@ def test_a_disagreement_shows_in_the_first_screen_under_an_answered_move(live, o
     from playwright.sync_api import expect
 
     game = live.game()
+    live.games.set_camera("live")
     page = open_page(size, f"{live.base}/games/{game}/tablet")
     page.locator("[data-action=confirm]").click()
     expect(page.locator(".turns li")).to_have_count(len(TURNS) + 1)
@@ -1215,6 +1233,7 @@ def test_a_big_board_keeps_its_tiles_and_plus_a_finger_wide_and_opens_at_the_mov
 def test_enter_by_hand_keeps_every_plus_a_finger_wide(live, open_page):
     game = live.game(turns=BIG)
     live.games.dismiss(game)
+    live.games.set_camera("live")
     page = open_page("phone", f"{live.base}/games/{game}/tablet")
     page.click(".by-hand summary")
     slots = [b for b in (s.bounding_box() for s in page.locator(".by-hand .slot").all()) if b]

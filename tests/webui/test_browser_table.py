@@ -174,8 +174,8 @@ def test_a_tile_the_camera_missed_is_added_on_the_tablet(browser, servers):
     tablet.click("[data-action=confirm]")
     expect(tablet.locator(".turns li")).to_have_count(1)
 
-    # Bob's move was never seen: entered by hand, beside Ann's line.
-    tablet.click(".by-hand summary")
+    # Bob's move was never seen: entered by hand, beside Ann's line (with no camera, the
+    # board to enter it on is open at once)
     tablet.locator(f".by-hand [data-add='{third['x'] + 1},{third['y']}']").click()
     tablet.click(f"#fix-dialog button[data-pick-colour='{third['colour']}']")
     tablet.click("#fix-dialog button[data-pick-shape='diamond']")
