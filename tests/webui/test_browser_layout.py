@@ -1429,3 +1429,29 @@ def test_a_name_that_breaks_after_every_letter_takes_three_lines_of_the_sheet(li
     lines, title, _ = page.locator(".sheet thead .name.cut").first.evaluate(NAME_LINES)
     assert title == UNBROKEN[0] and lines <= 3
     assert box(page, ".sheet thead")["height"] < 140
+
+
+def test_a_move_on_a_board_games_last_row_shows_above_confirm_on_a_phone(live, open_page):
+    """The board game's 16 rows under a warning: the board ran behind the Confirm bar, and
+    a move on its last row lay under the bar (a helper's play-through of connect-2). The
+    board's box ends above the bar, scrolled to the move."""
+    from replay_scenes import START
+
+    from engine.board import Board
+    from engine.rules import check_move
+    from engine.tiles import COLOURS, SHAPES
+    from vision.doubts import Doubt, DoubtKind
+
+    game = live.games.create(("Ann", "Bob"), live.app.config["COLOURS"]).row.id
+    live.games.detected(START, False, (), [()] * len(START))
+    live.games.confirm(game)
+    board = Board.from_placed(START)
+    x, y, _ = max(START, key=lambda p: p[1])
+    move = next([(x + 1, y, Tile(c, s))] for c in COLOURS for s in SHAPES
+                if check_move(board, [(x + 1, y, Tile(c, s))]).legal)
+    live.games.detected(move, True, (Doubt(DoubtKind.REOFFERED),), [()])
+    page = open_page("phone", f"{live.base}/games/{game}/tablet")
+    page.wait_for_timeout(300)
+    bar, new = box(page, "[data-action-bar]"), box(page, ".pending .board .new")
+    assert new["y"] + new["height"] <= bar["y"] and new["y"] >= 0, (new, bar)
+    assert inside_viewport(page, ".pending .doubt")

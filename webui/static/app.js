@@ -227,10 +227,25 @@ function flashLastMove() {
   lastTurnSeen = index;
 }
 
+const LEAST_BOARD_PX = 180;  // about four rows: less is no board to look at; scroll instead
+function fitAboveBar(scroll) {
+  scroll.style.maxHeight = "";
+  const bar = document.querySelector("[data-action-bar]");
+  if (!bar || !scroll.closest(".pending")) return;
+  const barTop = bar.getBoundingClientRect().top;
+  const frame = scroll.getBoundingClientRect();
+  if (barTop >= innerHeight || frame.top >= barTop) return;  // a bar at the side, or a page scrolled on
+  const room = barTop - frame.top - 8;
+  if (room < frame.height && room >= LEAST_BOARD_PX) scroll.style.maxHeight = `${room}px`;
+}
+
 // A board bigger than its box (its + cells stay a finger wide) scrolls to the move waiting,
-// or to its middle for a move entered by hand, across and down.
+// or to its middle for a move entered by hand, across and down. On a phone the box ends
+// above the Confirm bar where there is room: a board game's 16 rows under a warning ran
+// behind the bar, and the move's own row, the board's last, lay under it.
 function showWaitingTiles() {
   for (const scroll of document.querySelectorAll(".board-scroll")) {
+    fitAboveBar(scroll);
     const fits = scroll.scrollWidth <= scroll.clientWidth && scroll.scrollHeight <= scroll.clientHeight;
     if (fits) continue;
     const tiles = Array.from(scroll.querySelectorAll(".new"), (t) => t.getBoundingClientRect());
@@ -246,6 +261,7 @@ function showWaitingTiles() {
 }
 showWaitingTiles();
 document.addEventListener("toggle", showWaitingTiles, true);  // "Enter it by hand" opened
+
 
 // A phone held sideways has room for the header, the turn and the move's title, not the move:
 // a move that arrives (or is waiting when the page opens) below the fold is scrolled up to the
