@@ -177,3 +177,23 @@ def _replayed(folder, capsys):
     read = [DetectedMove(tuple((x, y, Tile(c, s)) for x, y, c, s in m["tiles"]),
                          m["score"], m["needs_confirmation"]) for m in out["moves"]]
     return out["start"], compare(read, real_truth(folder), folder.name)
+
+
+def test_every_real_board_game_picture_is_read_whole_by_a_game_opened_over_it(real_data):
+    """A game opened over any picture of the real board games (the start, then a board game
+    in progress) reads every tile on the board and none off it; 39 of the 60 pictures lost
+    tiles off the board, the start's two diagonals with turns laid on them."""
+    from vision.imagefile import load_image
+    from vision.reader import PositionReader
+
+    for game in ("connect-1", "connect-2", "oblique-2"):
+        truth = json.loads((real_data / game / "game.json").read_text())
+        laid = {truth["images"][0]: len(truth["preplaced"])}
+        for move in truth["moves"]:
+            laid[move["image"]] = max(laid.values()) + len(move["tiles"])
+        for image, count in laid.items():
+            reader = PositionReader(("red", "orange", "yellow", "green", "blue", "white"))
+            position = reader.read(load_image(real_data / game / image), Board(), ())
+            assert position is not None, (game, image)
+            assert (len(position.registration.new), len(position.off_board)) == (count, 0), (
+                game, image)
