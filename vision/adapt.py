@@ -17,7 +17,7 @@ and :meth:`SetAdapter.from_json` persist it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -99,18 +99,45 @@ def crop_features(crops: np.ndarray) -> np.ndarray:
     return np.concatenate([colour, mask], axis=1).astype(np.float32)
 
 
+def _same(values: np.ndarray) -> np.ndarray:
+    """A measurement as the only way it can look: (1, D) for (D,), (1, N, D) for (N, D)."""
+    return values[None]
+
+
+def quarter_turns(masks: np.ndarray) -> np.ndarray:
+    """The four ways a symbol's mask can look on a tile laid on the grid, turned by 0, 90,
+    180 and 270 degrees: (4, D) for one mask of D = MASK * MASK, (4, N, D) for (N, D).
+
+    A 6-point star turned a quarter is another picture (a point up, then a side), where
+    every standard symbol looks the same. Compared as laid, a home-made set's stars read as
+    diamonds on a set profile made from one upright calibration block (89.9 % of tiles right
+    where the network alone read 100 %), and confirmed stars taught the game the same."""
+    grids = masks.reshape(*masks.shape[:-1], MASK, MASK)
+    return np.stack([np.rot90(grids, k, axes=(-2, -1)).reshape(masks.shape)
+                     for k in range(4)])
+
+
 @dataclass
 class Prototypes:
-    """Running sums per class of one measurement: enough for means and spreads."""
+    """Running sums per class of one measurement: enough for means and spreads.
+
+    ``views`` gives the ways one thing's measurement can look (:func:`quarter_turns` for a
+    symbol's mask): an example joins its class as the view nearest the class's mean, and a
+    crop is as near a class as its nearest view."""
 
     dims: slice
     default_spread: float
+    views: Callable[[np.ndarray], np.ndarray] = _same
     count: dict[str, int] = field(default_factory=dict)
     total: dict[str, np.ndarray] = field(default_factory=dict)
     squares: dict[str, float] = field(default_factory=dict)
 
     def add(self, name: str, values: np.ndarray) -> None:
         values = values[self.dims].astype(np.float64)
+        if name in self.count:
+            turned = self.views(values)
+            mean = self.total[name] / self.count[name]
+            values = turned[int(((turned - mean) ** 2).sum(axis=1).argmin())]
         self.count[name] = self.count.get(name, 0) + 1
         self.total[name] = self.total.get(name, 0.0) + values
         self.squares[name] = self.squares.get(name, 0.0) + float(values @ values)
@@ -128,7 +155,7 @@ class Prototypes:
         terms = np.zeros((len(features), len(names)))
         if not self.count:
             return terms
-        values = features[:, self.dims].astype(np.float64)
+        views = self.views(features[:, self.dims].astype(np.float64))  # (V, N, D)
         spread = self.spread()
         nearest = np.full(len(features), np.inf)
         for k, name in enumerate(names):
@@ -136,7 +163,7 @@ class Prototypes:
             if not n:
                 terms[:, k] = -STRENGTH * UNKNOWN
                 continue
-            distance = ((values - self.total[name] / n) ** 2).sum(axis=1) / spread
+            distance = ((views - self.total[name] / n) ** 2).sum(axis=2).min(axis=0) / spread
             nearest = np.minimum(nearest, distance)
             weight = n / (n + PRIOR_EXAMPLES)
             terms[:, k] = -STRENGTH * (weight * distance + (1 - weight) * UNKNOWN)
@@ -165,7 +192,7 @@ class SetAdapter:
     colour: Prototypes = field(default_factory=lambda: Prototypes(
         slice(0, COLOUR_DIMS), DEFAULT_SPREAD["colour"]))
     shape: Prototypes = field(default_factory=lambda: Prototypes(
-        slice(COLOUR_DIMS, FEATURES), DEFAULT_SPREAD["shape"]))
+        slice(COLOUR_DIMS, FEATURES), DEFAULT_SPREAD["shape"], quarter_turns))
 
     @property
     def examples(self) -> int:
