@@ -403,9 +403,9 @@ class Games:
             raise PayloadError(str(error)) from None
         with self._lock:
             if replaces != UNSAID and replaces != self._current:
-                raise Conflict(_l("Another device has just started a game at this table. Open "
-                                  "the tablet view to play it, or start yours again to take "
-                                  "the table."), "table_changed")
+                raise Conflict(_l("A game was started at this table since this page was "
+                                  "opened. Open the tablet view to play it, or start yours "
+                                  "again to take the table."), "table_changed")
             row = self.log.create_game(table.players, table.colours)
             if self.profile is not None:  # the game keeps the set it started with
                 self.save_adapter(row.id, self.profile.adapter)

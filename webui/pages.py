@@ -300,9 +300,17 @@ def archive():
 
 @bp.get("/games/<int:game_id>/<view>")
 def game_view(game_id: int, view: str):
+    """A game's page. The table and tablet views are the game at the table's: an older
+    game's (a tab the browser restored, a bookmark) opens the current one, as an open page
+    follows the table. Opened as it was, a pass tapped there went into that old game, and
+    the page then jumped to the current game, where the next tap undid a turn."""
     if view not in VIEWS:
         abort(404)
-    return render_template(f"{view}.html", view=view, **context(games().get(game_id)))
+    game = games().get(game_id)
+    current = games().current_id()
+    if view in ("table", "tablet") and current is not None and current != game_id:
+        return redirect(url_for("pages.game_view", game_id=current, view=view))
+    return render_template(f"{view}.html", view=view, **context(game))
 
 
 @bp.get("/games/<int:game_id>/part/<name>")

@@ -558,7 +558,7 @@ def test_a_game_started_over_one_another_device_just_started_is_refused_first(ta
     assert first.status_code == 201
     late = table.post("/api/games", {"players": ["Ivy", "Jo"], "replaces": None})
     assert late.status_code == 409 and late.json["reason_code"] == "table_changed"
-    assert "Another device has just started a game" in late.json["error"]
+    assert "A game was started at this table since" in late.json["error"]
     assert [row["id"] for row in table.client.get("/api/games").json] == [first.json["id"]]
     again = table.post("/api/games", {"players": ["Ivy", "Jo"], "replaces": first.json["id"]})
     assert again.status_code == 201

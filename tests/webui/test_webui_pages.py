@@ -331,3 +331,44 @@ def test_points_keep_their_sign_before_the_number_in_arabic(table):
     assert '<span class="points">+3</span>' in table.client.get(
         f"/games/{game}/table").data.decode()
     assert "Ann</bdi>, <bdi" in table.client.get("/setup").data.decode()
+
+
+def test_an_older_games_tablet_and_table_open_the_game_at_the_table(table):
+    """A tab the browser restored, or a bookmark, on a game no longer at the table: its
+    tablet took a pass into that old game unseen; it opens the current game's instead. Its
+    score sheet stays its own."""
+    old = table.new_game(["Quin", "Rae"])
+    table.place(old, ROW)
+    now = table.new_game(["Ann", "Bob"])
+    for view in ("tablet", "table"):
+        opened = table.client.get(f"/games/{old}/{view}")
+        assert opened.status_code == 302
+        assert opened.headers["Location"].endswith(f"/games/{now}/{view}")
+    sheet = table.client.get(f"/games/{old}/sheet")
+    assert sheet.status_code == 200 and "Quin" in sheet.text
+    table.post(f"/api/games/{old}/resume")
+    assert table.client.get(f"/games/{old}/tablet").status_code == 200
+
+
+def test_a_long_disagreement_lists_its_tiles_on_demand(table):
+    """An old game resumed over another game's table: eighty rows of "Remove from the game"
+    made the tablet page metres long. Past eight tiles the card gives their count, and the
+    rows on demand; the way out stays in view."""
+    from engine.tiles import Tile
+
+    game = table.new_game()
+    table.place(game, ROW)
+    column = [{"x": 0, "y": y, "colour": c, "shape": "star"}
+              for y, c in enumerate(("orange", "yellow", "green", "blue", "purple"), 1)]
+    table.place(game, column)
+    games = table.app.extensions["qwirkle_games"]
+    seen = [(t["x"], t["y"], Tile(t["colour"], t["shape"])) for t in column[:1]]
+    games.set_view(seen, [])  # the camera misses 7 of the game's 8 tiles
+    card = table.client.get(f"/games/{game}/tablet").text.split("data-reconcile", 1)[1]
+    assert "long-list" not in card and card.count('data-action="table-accept" data-x') == 7
+    table.place(game, [{"x": 1, "y": 1, "colour": "orange", "shape": "circle"},
+                       {"x": 2, "y": 1, "colour": "orange", "shape": "clover"}])
+    card = table.client.get(f"/games/{game}/tablet").text.split("data-reconcile", 1)[1]
+    assert '<details class="long-list"><summary>9 tiles: show them, one by one' in card
+    assert card.count('data-action="table-accept" data-x') == 9
+    assert 'class="big primary" data-action="table-accept"' in card
