@@ -37,9 +37,13 @@ def language_names() -> list[tuple[str, str]]:
 
 
 def select_locale() -> str:
-    chosen = request.cookies.get(COOKIE)
-    if chosen in languages():
-        return chosen
+    """The page's own language where a request names it (``?lang=``: a page redrawing its
+    parts, whose tab another tab's language menu has since changed the cookie under: the
+    parts came back in Arabic inside an English page), else the cookie's, else the
+    browser's."""
+    for chosen in (request.args.get("lang"), request.cookies.get(COOKIE)):
+        if chosen in languages():
+            return chosen
     return request.accept_languages.best_match(languages()) or DEFAULT
 
 

@@ -67,6 +67,21 @@ def test_a_cookie_for_an_unknown_language_is_ignored(app):
     assert root(client.get("/games", headers={"Accept-Language": "af"}))[0] == "af"
 
 
+def test_a_pages_parts_come_in_the_pages_language_whatever_the_cookie_says_since(app):
+    """Another tab switched the menu to Arabic: this English page's parts, redrawn, came
+    back in Arabic inside it. A page asks for its parts in its own language."""
+    table = Table(app)
+    game = table.new_game()
+    table.client.set_cookie(i18n.COOKIE, "ar")  # chosen in another tab
+    english = table.client.get(f"/games/{game}/part/pending?view=tablet&lang=en")
+    assert shows(english, "No move waiting.")
+    arabic = table.client.get(f"/games/{game}/part/pending?view=tablet")
+    assert shows(arabic, translations("ar").gettext(
+        "No move waiting. No camera is watching the table: enter each move by hand."))
+    assert shows(table.client.get(f"/games/{game}/part/pending?view=tablet&lang=zz"),
+                 translations("ar").gettext("Enter a move by hand"))
+
+
 def test_the_menu_remembers_the_choice_and_returns_to_the_page(app):
     client = app.test_client()
     response = client.get("/lang?code=ar&next=/games")

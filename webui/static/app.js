@@ -41,6 +41,9 @@ function ask(message, staleWhen = null) {
   });
 }
 
+// The language this page was drawn in: its parts are asked for in it (see select_locale).
+const pageLanguage = encodeURIComponent(document.documentElement.lang);
+
 // After Undo or Remove: what was taken away, with a Redo that puts it back where it was.
 // Kept for the tab (sessionStorage) while it is offered: a reload in those seconds must not
 // lose an undone exchange, which the camera cannot offer again as it does tiles.
@@ -201,7 +204,8 @@ async function fetchText(url) {
 }
 
 async function refreshPart(el) {
-  const html = await fetchText(`/games/${gameId}/part/${el.dataset.part}?view=${view}`);
+  // in the page's own language, whatever another tab has since chosen (see select_locale)
+  const html = await fetchText(`/games/${gameId}/part/${el.dataset.part}?view=${view}&lang=${pageLanguage}`);
   if (html === null) return;
   // The move card keeps its height once its move is answered, until the next move shows:
   // fallen to "No move waiting", it moved Undo and End game by hundreds of pixels under a
@@ -882,7 +886,7 @@ if (setupForm && setCard) {
 const cameraPart = document.querySelector("[data-camera-part]");
 if (cameraPart) {
   setInterval(async () => {
-    const html = await fetchText("/part/camera");
+    const html = await fetchText(`/part/camera?lang=${pageLanguage}`);
     if (html !== null) cameraPart.innerHTML = html;
   }, 2000);
 }
