@@ -50,6 +50,34 @@ PARTS = ("status", "pending", "turns", "sheet", "tracker", "actions", "board", "
 VIEWS = ("table", "tablet", "sheet")
 # Line colours of the score chart, one per seat; chosen to stay apart for colour-blind eyes.
 SEAT_COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9")
+DARK_INK = "#1a1a1a"
+
+
+def contrast(one: str, other: str) -> float:
+    """The WCAG contrast ratio of two "#rrggbb" colours (1 to 21)."""
+    def luminance(colour: str) -> float:
+        channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+        r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+                   for c in channels)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+    high, low = sorted((luminance(one), luminance(other)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+LARGE_TEXT_CONTRAST = 3.0
+"""WCAG's least contrast for large text, as all text on a seat's colour is (the TV's banner,
+its score flash, the winner's name)."""
+
+
+@bp.app_template_global()
+def seat_style(seat: int) -> str:
+    """A seat's colour and the ink that reads on it: white where white reaches
+    :data:`LARGE_TEXT_CONTRAST`, else dark (the amber and sky blue seats, where white read
+    2.2 to 1 on the TV's banner across a room)."""
+    colour = SEAT_COLOURS[seat]
+    dark = contrast(colour, "#ffffff") < LARGE_TEXT_CONTRAST
+    return (f"--seat: {colour}; --seat-ink: {DARK_INK if dark else '#ffffff'}; "
+            f"--seat-wash: {'rgba(255, 255, 255, 0.3)' if dark else 'rgba(0, 0, 0, 0.25)'}")
 
 
 @bp.app_template_global()

@@ -329,7 +329,7 @@ def test_no_page_is_wider_than_a_phone_and_every_control_is_44px(live, open_page
     game = live.game()
     live.games.act(game, "play", {"turn": {"kind": "exchange", "count": 2}})
     pages = ["/setup", "/games", "/players", "/scoring", f"/games/{game}/table",
-             f"/games/{game}/tablet", f"/games/{game}/sheet"]
+             f"/games/{game}/tablet", f"/games/{game}/sheet", "/no-such-page"]
     for size in ("phone", "landscape tablet"):
         for path in pages:
             page = open_page(size, live.base + path)

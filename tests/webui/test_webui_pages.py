@@ -261,22 +261,28 @@ def test_while_the_demo_waits_for_an_answer_the_table_and_tablet_say_so(tmp_path
     from engine.tiles import Tile
 
     line = "The demo lays its next move once this one is answered on the tablet."
+
+    def says(page: str) -> bool:
+        """The line shows (between moves it keeps its place unseen, so the TV's board does
+        not jump)."""
+        return line in page and f'style="visibility: hidden">{line}' not in page
+
     for demo in (True, False):
         table = Table(make_app(tmp_path / f"games-{demo}.sqlite3", DEMO_CAMERA=demo))
         games = table.app.extensions["qwirkle_games"]
         game = table.new_game()
         games.set_camera("live", size=(1920, 1080))
         for view in ("table", "tablet"):
-            assert line not in table.client.get(f"/games/{game}/{view}").data.decode()
+            assert not says(table.client.get(f"/games/{game}/{view}").data.decode())
         games.detected([(0, 0, Tile("red", "star")), (1, 0, Tile("red", "circle"))], False,
                        (), [])
         for view in ("table", "tablet"):
             page = table.client.get(f"/games/{game}/{view}").data.decode()
-            assert (line in page) is demo, (demo, view)
+            assert says(page) is demo, (demo, view)
         part = table.client.get(f"/games/{game}/part/status?view=table").data.decode()
-        assert (line in part) is demo  # the live pages redraw it
+        assert says(part) is demo  # the live pages redraw it
         assert table.post(f"/api/games/{game}/pending/confirm").status_code == 200
-        assert line not in table.client.get(f"/games/{game}/tablet").data.decode()
+        assert not says(table.client.get(f"/games/{game}/tablet").data.decode())
 
 
 def test_a_move_refused_for_a_fourth_copy_rings_the_three_on_the_board(table):
@@ -372,3 +378,17 @@ def test_a_long_disagreement_lists_its_tiles_on_demand(table):
     assert '<details class="long-list"><summary>9 tiles: show them, one by one' in card
     assert card.count('data-action="table-accept" data-x') == 9
     assert 'class="big primary" data-action="table-accept"' in card
+
+
+def test_every_seats_colour_carries_ink_that_reads_across_a_room(table):
+    """White on the amber and sky blue seats read 2.2 to 1 on the TV's banner."""
+    from webui.pages import LARGE_TEXT_CONTRAST, SEAT_COLOURS, contrast, seat_style
+
+    for seat, colour in enumerate(SEAT_COLOURS):
+        ink = seat_style(seat).split("--seat-ink: ")[1].split(";")[0]
+        assert contrast(colour, ink) >= LARGE_TEXT_CONTRAST, (colour, ink)
+    game = table.new_game(["Ann", "Bob", "Cy", "Di", "Eve", "Fay"])
+    for _ in range(4):
+        table.post(f"/api/games/{game}/turns", {"kind": "exchange", "count": 1})
+    banner = table.client.get(f"/games/{game}/table").text.split('class="banner"', 1)[1]
+    assert "--seat: #e69f00; --seat-ink: #1a1a1a" in banner  # the fifth seat's turn
