@@ -72,8 +72,8 @@ def create_game():
         raise PayloadError(_("Two players are called %(name)s: tell them apart (Ann B., "
                              "Ann K.).", name=twice))
     # the game the set-up page saw at the table: refused if another device started one since
-    replaces = data.get("replaces") if "replaces" in data else UNSAID
-    if replaces is not None and replaces != UNSAID and not (is_whole(replaces)
+    replaces = data.get("replaces", UNSAID)
+    if "replaces" in data and replaces is not None and not (is_whole(replaces)
                                                             and replaces > 0):
         raise PayloadError(_("replaces must be the id of the game at the table, or null"))
     return answer(games().create(players, colours_of(data), replaces), 201)

@@ -1455,3 +1455,18 @@ def test_a_move_on_a_board_games_last_row_shows_above_confirm_on_a_phone(live, o
     bar, new = box(page, "[data-action-bar]"), box(page, ".pending .board .new")
     assert new["y"] + new["height"] <= bar["y"] and new["y"] >= 0, (new, bar)
     assert inside_viewport(page, ".pending .doubt")
+
+
+def test_the_last_turn_on_the_tv_banner_wears_the_banners_ink_and_wash(live, open_page):
+    """The amber seat to play (dark ink), the pink seat's turn last (white ink): the last
+    turn's pill took the pink seat's dark wash under the banner's dark ink."""
+    game = live.games.create(("Ann", "Bob", "Cy", "Di", "Eve", "Fay"),
+                             live.app.config["COLOURS"]).row.id
+    for _ in range(4):
+        live.games.play(game, {"kind": "exchange", "count": 1})
+    page = open_page("tv", f"{live.base}/games/{game}/table")
+    colour, wash, ink = page.eval_on_selector(
+        ".tv .banner .last-move", "e => [getComputedStyle(e).color, "
+        "getComputedStyle(e).backgroundColor, getComputedStyle(e.closest('.banner')).color]")
+    assert colour == ink == "rgb(26, 26, 26)" and wash == "rgba(255, 255, 255, 0.3)", (
+        colour, wash, ink)

@@ -562,6 +562,6 @@ def test_a_game_started_over_one_another_device_just_started_is_refused_first(ta
     assert [row["id"] for row in table.client.get("/api/games").json] == [first.json["id"]]
     again = table.post("/api/games", {"players": ["Ivy", "Jo"], "replaces": first.json["id"]})
     assert again.status_code == 201
-    for odd in ("1", True, 0, -3, 1.5, [1]):
+    for odd in ("1", True, 0, -1, -3, 1.5, [1]):
         answer = table.post("/api/games", {"players": ["Ivy", "Jo"], "replaces": odd})
         assert answer.status_code == 400 and "replaces" in answer.json["error"], odd
