@@ -69,15 +69,22 @@ LARGE_TEXT_CONTRAST = 3.0
 its score flash, the winner's name)."""
 
 
-@bp.app_template_global()
-def seat_style(seat: int) -> str:
-    """A seat's colour and the ink that reads on it: white where white reaches
-    :data:`LARGE_TEXT_CONTRAST`, else dark (the amber and sky blue seats, where white read
-    2.2 to 1 on the TV's banner across a room)."""
-    colour = SEAT_COLOURS[seat]
+def _styled(colour: str) -> str:
+    """A seat colour's style: the colour, and the ink that reads on it (white where white
+    reaches :data:`LARGE_TEXT_CONTRAST`, else dark: on the amber and sky blue seats white read
+    2.2 to 1 on the TV's banner across a room), with a wash for a pill on it."""
     dark = contrast(colour, "#ffffff") < LARGE_TEXT_CONTRAST
     return (f"--seat: {colour}; --seat-ink: {DARK_INK if dark else '#ffffff'}; "
             f"--seat-wash: {'rgba(255, 255, 255, 0.3)' if dark else 'rgba(0, 0, 0, 0.25)'}")
+
+
+SEAT_STYLES = tuple(_styled(colour) for colour in SEAT_COLOURS)
+
+
+@bp.app_template_global()
+def seat_style(seat: int) -> str:
+    """A seat's style attribute (:func:`_styled`), worked out once."""
+    return SEAT_STYLES[seat]
 
 
 @bp.app_template_global()

@@ -266,7 +266,6 @@ function showWaitingTiles() {
 showWaitingTiles();
 document.addEventListener("toggle", showWaitingTiles, true);  // "Enter it by hand" opened
 
-
 // A phone held sideways has room for the header, the turn and the move's title, not the move:
 // a move that arrives (or is waiting when the page opens) below the fold is scrolled up to the
 // top, once per move, so that what Confirm confirms is in sight beside it.
