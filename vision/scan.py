@@ -91,6 +91,13 @@ camera knocked since puts them further off, and their crops are then read in ful
 MIN_VISIBLE = 0.6
 """Least share of a tile's top face inside the picture for it to be reported at all."""
 
+SEEN = MIN_VISIBLE - 0.1
+"""Least share of the top face in view, as estimated, of a tile reported. A tile whose
+symbol the edge cuts is found beside others, its centre predicted from theirs, and those
+tiles' nudges put the prediction a tenth of a cell off: ``--cut 40`` of
+:mod:`vision.evaluate.real` missed 6 of its 70 tiles cut by the edge, one 71 % in view
+estimated at 58 %."""
+
 WHOLE = 0.98
 """A tile with less of its top face in view is cut by the picture's edge (``TileReading.cut``);
 the margin allows for a lattice a few pixels off at the edge."""
@@ -535,16 +542,17 @@ def scan_image(image: np.ndarray, colours: Sequence[str] = COLOURS,
     start = time.perf_counter()
     located, guesses, loose = _read(image, colours, adapter, patterns=patterns, known=known)
     cells = np.rint(np.concatenate([located.cells, loose])).astype(int)
-    visible = (_visible(located.lattice.homography, cells, image.shape) if len(cells)
-               else np.ones(0))
+    visible = (_visible(located.lattice.homography,
+                        np.concatenate([located.fractional, loose]), image.shape)
+               if len(cells) else np.ones(0))
     readings = [TileReading(int(c[0]), int(c[1]), g, (float(p[0]), float(p[1])), float(v))
                 for c, p, g, v in zip(cells, np.concatenate([located.centers, located.off_board]),
                                       guesses, visible, strict=True)]
     n = len(located.cells)  # a tile mostly beyond the picture's edge is not reported
     gap = topface.through_gap(located.lattice.homography, located.cells, located.fractional,
                               np.array([g.tile_prob for g in guesses[:n]]))
-    board = [(r, g) for r, g in zip(readings[:n], gap, strict=True) if r.visible >= MIN_VISIBLE]
-    apart = [r for r in readings[n:] if r.visible >= MIN_VISIBLE]
+    board = [(r, g) for r, g in zip(readings[:n], gap, strict=True) if r.visible >= SEEN]
+    apart = [r for r in readings[n:] if r.visible >= SEEN]
     if patterns and known is None:
         board = [(r, g or excess) for (r, g), excess in zip(
             board, _beyond_the_set([r.guess for r, _ in board]), strict=True)]
@@ -714,15 +722,24 @@ def _completed(cut: Cut, shape: tuple[int, ...], located: Located, crops: np.nda
     free cells are judged under the light the tiles show. ``cut`` cuts the photo (of
     ``shape``) through the lattice. No cell within half a cell of the photo pixels ``ignore``
     (a table's pattern, :func:`_read`) is read.
+
+    Glare, or the light at a picture's brighter edge, lifts the body of the tiles it falls
+    on: on ``--cut`` board 79 of :mod:`vision.evaluate.real` a tile's body read 88 where
+    the board's read 19, and the tile was taken for none. So a free cell is judged by the
+    body of the tiles beside it where theirs is lighter (:func:`_beside`). Lit table beside
+    a lit tile passes that test too (``--cloths`` board 169): a cell dark only by its
+    neighbour's light must be sure of its kind, as one with the table's colour in its
+    middle must (:func:`_not_plain`).
     """
     homography = located.lattice.homography
-    body = _body_level(crops)
+    floor = _body_level(crops)
     cells, fractional = located.cells, located.fractional
+    bodies = _body_levels(crops)
     added = [np.zeros((0, CROP, CROP, 3), np.uint8)]
     plain = [np.zeros(0, bool)]
     for _ in range(COMPLETION_ROUNDS):
         free, centres = _free_neighbours(cells, fractional, SIDES)
-        inside = (_visible(homography, centres, shape) >= MIN_VISIBLE) & _clear_of(
+        inside = (_visible(homography, centres, shape) >= SEEN) & _clear_of(
             lattice.project(homography, centres), ignore, 0.5 * located.lattice.pitch_px)
         # No more cells than a game has tiles (with room to spare): a photo-wide pattern
         # would otherwise double the cells each round.
@@ -730,23 +747,27 @@ def _completed(cut: Cut, shape: tuple[int, ...], located: Located, crops: np.nda
         free, centres = free[inside][:room], centres[inside][:room]
         if not len(free):
             break
+        body = np.maximum(floor, _beside(free, cells, bodies))
         # a coarse look first (cheap, with room for its coarseness): most free cells show
         # hardly any tile body and are not cut in full
         coarse = _dark_share(cut(centres, PROBE), body)
         likely = coarse >= 0.5 * COMPLETION_DARK_SHARE
         if not likely.any():
             break
-        free, centres = free[likely], centres[likely]
+        free, centres, body = free[likely], centres[likely], body[likely]
         extra = cut(centres)
         tile = _dark_share(extra, body) >= COMPLETION_DARK_SHARE  # the model only here
         if tile.any():
             tile[tile] = tile_probs(extra[tile], gain) >= COMPLETION_TILE_PROB
         if not tile.any():
             break
+        # dark only beside a lit tile: a tile under the same glare, or the table lit by it
+        lit = _dark_share(extra[tile], floor) < COMPLETION_DARK_SHARE
         cells = np.concatenate([cells, free[tile]])
         fractional = np.concatenate([fractional, centres[tile]])
+        bodies = np.concatenate([bodies, _body_levels(extra[tile])])
         added.append(extra[tile])
-        plain.append(~_unlike_table(located, centres[tile], extra[tile]))
+        plain.append(lit | ~_unlike_table(located, centres[tile], extra[tile]))
     if len(cells) == len(located.cells):
         return located, added[0], plain[0]
     pixels = lattice.project(homography, fractional[len(located.cells):])
@@ -895,15 +916,34 @@ def _middle_values(crops: np.ndarray) -> np.ndarray:
 def _body_level(crops: np.ndarray) -> float:
     """How bright tile body is in this photo: the median of the darkest share of tiles' middles
     (the share the classifier takes as body too)."""
+    return float(detect.byte_medians(_darkest(crops).reshape(-1, 1))[0])
+
+
+def _body_levels(crops: np.ndarray) -> np.ndarray:
+    """How bright each crop's tile body is: the median of the darkest share of its middle."""
+    return np.median(_darkest(crops), axis=1)
+
+
+def _darkest(crops: np.ndarray) -> np.ndarray:
+    """The darkest :data:`BODY_SHARE` of each crop's middle (the share the classifier takes
+    as body too), (N, pixels)."""
     values = _middle_values(crops)
     darkest = int(BODY_SHARE * values.shape[1])
-    return float(detect.byte_medians(
-        np.partition(values, darkest - 1, axis=1)[:, :darkest].reshape(-1, 1))[0])
+    return np.partition(values, darkest - 1, axis=1)[:, :darkest]
 
 
-def _dark_share(crops: np.ndarray, body: float) -> np.ndarray:
-    """Share of each crop's middle no brighter than tile body (with room for noise and shading)."""
-    return (_middle_values(crops) <= 1.5 * body + 15).mean(axis=1)
+def _beside(free: np.ndarray, cells: np.ndarray, levels: np.ndarray) -> np.ndarray:
+    """For each free cell, the brightest of ``levels`` (one per tile at ``cells``) of the
+    tiles beside it (0 where none is)."""
+    level = {(int(x), int(y)): v for (x, y), v in zip(cells, levels, strict=True)}
+    return np.array([max((level.get((int(x) + dx, int(y) + dy), 0.0) for dx, dy in SIDES),
+                         default=0.0) for x, y in free])
+
+
+def _dark_share(crops: np.ndarray, body: float | np.ndarray) -> np.ndarray:
+    """Share of each crop's middle no brighter than the tile body's ``body`` level (one for
+    all, or one per crop), with room for noise and shading."""
+    return (_middle_values(crops) <= 1.5 * np.reshape(body, (-1, 1)) + 15).mean(axis=1)
 
 
 def overlay(image: np.ndarray, result: ScanResult) -> np.ndarray:

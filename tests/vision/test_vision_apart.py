@@ -9,10 +9,10 @@ import cv2
 import numpy as np
 import pytest
 
-from engine.tiles import COLOURS
+from engine.tiles import COLOURS, Tile
 from vision.crops import extract_crops
-from vision.evaluate.real import align
-from vision.scan import MIN_VISIBLE, scan_image
+from vision.evaluate.real import Tally, align, cut_render
+from vision.scan import SEEN, scan_image
 from vision.synth.scene import View, random_layout, random_style, render_board
 from webui.cli import main
 
@@ -79,11 +79,12 @@ def test_tiles_cut_by_the_edge_are_reported_when_mostly_in_view_and_flagged(seed
     found = {(t.x, t.y): t for t in result.tiles}
     truth = {(x, y): t for x, y, t in layout}
     pairs = align(set(found), set(truth))
-    assert len(pairs) == len(found) == 40  # rows 0-4; row 5 is under MIN_VISIBLE
+    # rows 0-4 whole; of row 5, 45 % in view, a tile estimated at SEEN or more may be too
+    assert len(pairs) == len(found)
+    assert {t for t in pairs.values() if t[1] < 5} == {(x, y) for x in range(8) for y in range(5)}
     assert all(found[f].guess.tile == truth[t] for f, t in pairs.items())
-    cut = {t[1] for f, t in pairs.items() if found[f].cut}
-    assert cut == {0}
-    assert all(MIN_VISIBLE <= found[f].visible < 0.8 for f, t in pairs.items() if t[1] == 0)
+    assert all(found[f].cut == (t[1] in (0, 5)) for f, t in pairs.items())
+    assert all(SEEN <= found[f].visible < 0.8 for f, t in pairs.items() if t[1] in (0, 5))
 
 
 def test_scan_json_lists_cut_tiles_as_doubtful_and_the_rack_off_board(tmp_path, capsys):
@@ -106,3 +107,26 @@ def test_a_crop_cut_by_the_edge_is_completed_by_mirroring():
     cv2.circle(image, (40, 60), 18, (255, 255, 255), -1)
     crop = extract_crops(image, h, np.zeros((1, 2)))[0, :, :, 0].astype(int)
     assert np.abs(crop - crop[:, ::-1]).mean() < 8  # both halves alike: the disc is whole
+
+
+@pytest.mark.parametrize("seed", [36, 79])
+def test_every_tile_mostly_in_view_at_a_close_ups_edge_is_found(seed):
+    """Board 36 of ``--cut``: a tile 71 % in view, its centre predicted from its neighbours
+    a tenth of a cell off, was put at 58 % and left out. Board 79: a tile at the picture's
+    brighter edge, its body as light as 88 where the board's is 19, was taken for no tile
+    body beside a tile as lit."""
+    truth, image, either = cut_render(seed)
+    found = {(t.x, t.y): t.guess.tile for t in scan_image(image, COLOURS).tiles}
+    counts = Tally().add(truth, found, either)
+    assert counts["matched"] == counts["truth"] == counts["found"] > 10
+    assert counts["correct"] == counts["labelled"] == counts["matched"]
+
+
+def test_a_tile_mostly_beyond_the_edge_counts_neither_way():
+    red, blue = (Tile(c, "square") for c in ("red", "blue"))
+    truth = {(0, 0): red, (1, 0): red, (2, 0): blue}
+    tally = Tally()
+    assert tally.add(truth, {(5, 5): red, (7, 5): red}, either={(2, 0)}) == {
+        "truth": 2, "found": 1, "matched": 1, "labelled": 1, "correct": 1}
+    assert tally.add(truth, {(0, 0): red, (2, 0): red}, either={(2, 0)})["found"] == 1
+    assert not tally.confusions  # the red read on the blue tile beyond the edge is not one

@@ -12,6 +12,7 @@ tiles of the board games have no labels and count for detection only.
     .venv/bin/python -m vision.evaluate.real --synthetic 200 --first-seed 160 --games none
     .venv/bin/python -m vision.evaluate.real --floors 100 --games none  # seamed floors
     .venv/bin/python -m vision.evaluate.real --oblique 10 --games none   # 30-60 deg oblique
+    .venv/bin/python -m vision.evaluate.real --cut 40 --games none       # cut by the edges
 
 --check exits with status 1 when recall, precision or label accuracy is below 99.5 % overall
 in any variant run (CI uses it when the photos exist).
@@ -30,7 +31,7 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -39,7 +40,7 @@ import cv2
 import numpy as np
 
 from engine.tiles import COLOURS, Tile
-from vision.scan import load_image, locate_tiles, scan_image
+from vision.scan import MIN_VISIBLE, load_image, locate_tiles, scan_image
 
 Cell = tuple[int, int]
 
@@ -132,13 +133,19 @@ class Tally:
     correct: int = 0
     confusions: Counter = field(default_factory=Counter)
 
-    def add(self, truth: Mapping[Cell, Tile | None], found: Mapping[Cell, Tile | None]) -> dict:
+    def add(self, truth: Mapping[Cell, Tile | None], found: Mapping[Cell, Tile | None],
+            either: Collection[Cell] = ()) -> dict:
         """Score one photo; returns its own counts (and adds them to the running totals).
 
         A found label of None (a geometry-only run) or an unannotated true label is counted
-        for detection only.
+        for detection only. A true tile in ``either`` counts neither way, found or not (one
+        cut by the picture's edge with less than 60 % of its face in view).
         """
         pairs = align(found, truth)
+        if either:
+            found = {f: g for f, g in found.items() if pairs.get(f) not in either}
+            truth = {t: w for t, w in truth.items() if t not in either}
+            pairs = {f: t for f, t in pairs.items() if f in found}
         known = [(want, got) for f, t in pairs.items()
                  if (want := truth[t]) is not None and (got := found[f]) is not None]
         right = sum(1 for want, got in known if want == got)
@@ -332,6 +339,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cloths", type=int, default=0, metavar="N",
                         help="also score N boards rendered on a checked tablecloth, at any "
                         "angle to the tiles (seeds S..S+N-1)")
+    parser.add_argument("--cut", type=int, default=0, metavar="N",
+                        help="also score N boards rendered as --synthetic and cropped through "
+                        "tiles on one or two sides (seeds S..S+N-1); a tile with under 60 %% "
+                        "of its face in view counts neither way")
     parser.add_argument("--first-seed", type=int, default=0, metavar="S",
                         help="first seed of the rendered boards (default 0; boards looked at "
                         "while tuning lie below 160)")
@@ -351,6 +362,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.cloths:
         games.append(("cloths", COLOURS,
                       _rendered("cloths", cloth_render, args.cloths, args.first_seed)))
+    if args.cut:
+        games.append(("cut", COLOURS, _rendered("cut", cut_render, args.cut, args.first_seed)))
     if args.oblique:
         games += [(f"oblique {low}-{low + 10}", COLOURS,
                    _rendered(f"oblique {(low, low + 10)}",
@@ -372,8 +385,9 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-Case = tuple[str, Callable[[], tuple[dict, np.ndarray]]]
-"""(name, a function giving the truth (cell -> tile, or None if unknown) and the picture)."""
+Case = tuple[str, Callable[[], tuple]]
+"""(name, a function giving the truth (cell -> tile, or None if unknown) and the picture, and
+maybe the true cells that count neither way)."""
 
 
 def _photos(folder: Path) -> list[Case]:
@@ -384,7 +398,7 @@ def _photo(photo: Photo) -> tuple[dict, np.ndarray]:
     return photo.truth, load_image(photo.path)
 
 
-def _rendered(name: str, render: Callable[[int], tuple[dict, np.ndarray]], count: int,
+def _rendered(name: str, render: Callable[[int], tuple], count: int,
               first: int) -> list[Case]:
     """The boards ``render(seed)`` draws for seeds first..first+count-1, named by seed."""
     return [(f"{name}/{seed}", partial(render, seed)) for seed in range(first, first + count)]
@@ -448,6 +462,51 @@ def _random_board_on(rng: np.random.Generator, style) -> tuple[dict, np.ndarray]
                                            rng, style=style))
 
 
+def cut_render(seed: int) -> tuple[dict, np.ndarray, set[Cell]]:
+    """One board of ``--cut``: 8..70 tiles as ``--synthetic`` draws them, the picture then
+    cropped on one or two sides through a tile at that side, 10-90 % of its face left in
+    view (a close-up missing the board's ends). Its tiles by cell, the picture, and the tiles
+    with under :data:`~vision.scan.MIN_VISIBLE` of the face in view, which count neither way.
+    """
+    from vision.synth.scene import random_layout, render_board
+
+    rng = np.random.default_rng(seed)
+    render = render_board(random_layout(rng, int(rng.integers(8, 71)), COLOURS), rng)
+    faces = {cell: _face(render, cell) for cell in render.centers}
+    height, width = render.image.shape[:2]
+    box = [0.0, 0.0, float(width), float(height)]  # left, top, right, bottom
+    for side in rng.choice(4, size=int(rng.integers(1, 3)), replace=False):
+        axis, outer = side % 2, side < 2  # 0: left, 1: top, 2: right, 3: bottom
+        ends = sorted(faces.values(), key=lambda f: f[:, axis].min() if outer
+                      else -f[:, axis].max())
+        face = ends[int(rng.integers(min(3, len(ends))))][:, axis]
+        cut = float(rng.uniform(0.1, 0.9))  # share of that tile's extent cut away
+        box[side] = (face.min() + cut * np.ptp(face) if outer else face.max() - cut * np.ptp(face))
+    left, top, right, bottom = (int(round(v)) for v in box)
+    shown = np.array([[left, top], [right, top], [right, bottom], [left, bottom]], np.float32)
+    image = render.image[top:bottom, left:right]
+    truth, either = {}, set()
+    for x, y, tile in render.tiles:
+        face = faces[(x, y)]
+        visible = cv2.intersectConvexConvex(face, shown)[0] / cv2.contourArea(face)
+        if visible > 0:
+            truth[(x, y)] = tile
+        if 0 < visible < MIN_VISIBLE:
+            either.add((x, y))
+    return truth, image, either
+
+
+def _face(render, cell: Cell) -> np.ndarray:
+    """A rendered tile's top face in pixels: a square of the tile's side about its drawn
+    centre (its few degrees of twist left out)."""
+    inverse = np.linalg.inv(render.homography)
+    centre = cv2.perspectiveTransform(np.array([[render.centers[cell]]], np.float32), inverse)[0, 0]
+    half = render.style.tile_side / 2
+    corners = centre + np.array([[-half, -half], [half, -half], [half, half], [-half, half]],
+                                np.float32)
+    return cv2.perspectiveTransform(corners[None], render.homography)[0].astype(np.float32)
+
+
 def oblique_render(seed: int, from_vertical: tuple[int, int]) -> tuple[dict, np.ndarray]:
     """One board of ``--oblique`` (the tests read some too): 10..60 tiles seen from a phone
     beside the table; its tiles by cell, its picture."""
@@ -473,15 +532,15 @@ def evaluate(games: list[tuple[str, tuple[str, ...], list[Case]]], variant: str,
         if uses_purple(variant):  # the set's white symbols are recoloured: read the default set
             colours = tuple("purple" if c == "white" else c for c in colours)
         for number, (label, picture) in enumerate(cases):
-            truth, image = picture()
+            truth, image, *either = picture()
             image = degrade(image, variant, seed=number)
             if uses_purple(variant):
                 truth = as_purple(truth)
             start = time.perf_counter()
             found = _scan(image, colours, geometry)
             game_times.append((time.perf_counter() - start) * 1000)
-            counts = tally.add(truth, found)
-            total.add(truth, found)
+            counts = tally.add(truth, found, *either)
+            total.add(truth, found, *either)
             if verbose and (counts["matched"] < max(counts["truth"], counts["found"])
                             or counts["correct"] < counts["labelled"]):
                 print(f"  {label}: {counts}")
