@@ -129,8 +129,21 @@ def reread(table: TableGame, move: PendingMove,
         tiles = tuple((x, y, tile) for (x, y, _), tile in zip(move.tiles, labels, strict=True))
         again = evaluate(table, tiles)
         if again.legal:
-            return _judged(dataclasses.replace(move, tiles=tiles, needs_confirmation=True), again)
+            return _judged(dataclasses.replace(move, tiles=tiles, needs_confirmation=True,
+                                               doubts=_legal_only_as(move, tiles)), again)
     return _judged(move, verdict)
+
+
+def _legal_only_as(move: PendingMove, tiles: Sequence[Placed]) -> tuple[Doubt, ...]:
+    """The move's doubts, its "read as X, legal only as Y" said of the labels ``tiles`` now
+    give it. An edit to the turn before a waiting move changed two of its tiles to their
+    runner-ups, and the card still said "legal only as red star" beside a red clover. A tile
+    back at the label the camera read needs no such word; one moved off it gets one."""
+    read = {d.cell: d.tile for d in move.doubts if d.kind is DoubtKind.ONLY_LEGAL_AS}
+    said = [Doubt(DoubtKind.ONLY_LEGAL_AS, cell=(x, y), tile=seen, other=now)
+            for (x, y, was), (_, _, now) in zip(move.tiles, tiles, strict=True)
+            if (seen := read.get((x, y), was)) != now]
+    return (*(d for d in move.doubts if d.kind is not DoubtKind.ONLY_LEGAL_AS), *said)
 
 
 def _judged(move: PendingMove, verdict: MoveCheck) -> PendingMove:

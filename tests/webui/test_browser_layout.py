@@ -1431,6 +1431,23 @@ def test_a_name_that_breaks_after_every_letter_takes_three_lines_of_the_sheet(li
     assert box(page, ".sheet thead")["height"] < 140
 
 
+def test_two_players_names_stand_whole_and_centred_in_the_phones_sheet(live, open_page):
+    """A helper's phone showed "Moham…" atop a column twice the name's width, at the
+    column's start below its dot. With two or three players a name has room; it stands
+    whole, centred in its column."""
+    game = live.game(players=("Zoë", "Mohammed"))
+    page = open_page("phone", f"{live.base}/games/{game}/sheet")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_timeout(100)
+    for header in page.locator(".sheet thead th:has(.name.cut)").all():
+        name = header.locator(".name.cut")
+        assert name.evaluate("e => e.scrollWidth - e.clientWidth") <= 0, name.inner_text()
+        cell, text = header.bounding_box(), name.bounding_box()
+        dot = header.locator(".seat-dot").bounding_box()
+        middle = (dot["x"] + text["x"] + text["width"]) / 2
+        assert abs(middle - (cell["x"] + cell["width"] / 2)) < 4, name.inner_text()
+
+
 def test_a_move_on_a_board_games_last_row_shows_above_confirm_on_a_phone(live, open_page):
     """The board game's 16 rows under a warning: the board ran behind the Confirm bar, and
     a move on its last row lay under the bar (a helper's play-through of connect-2). The

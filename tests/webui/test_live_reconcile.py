@@ -422,6 +422,31 @@ def test_a_waiting_move_is_read_again_against_the_fixed_board(tmp_path):
     assert confirm(t, game)["players"][1]["score"] == 3
 
 
+def test_a_waiting_moves_legal_only_as_follows_the_labels_it_is_read_again_with(tmp_path):
+    """The camera read move 2's tile as a red circle, legal only as a red star; players fix
+    move 1's colour, and move 2 is read again as an orange star. The card says "read as red
+    circle, legal only as orange star", not "red star" beside an orange star (a helper's
+    edit of a confirmed turn left such a word on the card)."""
+    from engine.tiles import Tile
+    from vision.doubts import Doubt, DoubtKind
+
+    app = make_app(tmp_path / "games.sqlite3")
+    t = Table(app)
+    game = t.new_game()
+    games = app.extensions["qwirkle_games"]
+    first = [(0, 0, Tile("red", "circle")), (1, 0, Tile("red", "square"))]
+    games.detected(first, False, [], [[Tile("orange", "circle")], [Tile("orange", "square")]])
+    read_as = Doubt(DoubtKind.ONLY_LEGAL_AS, cell=(2, 0), tile=Tile("red", "circle"),
+                    other=Tile("red", "star"))
+    games.detected([(2, 0, Tile("red", "star"))], True, [read_as], [[Tile("orange", "star")]])
+    fixed = [{"x": x, "y": 0, "colour": "orange", "shape": tile.shape} for x, _, tile in first]
+    t.post(f"/api/games/{game}/pending", {"tiles": fixed})
+    shown = confirm(t, game)["pending"]
+    assert [(p["colour"], p["shape"]) for p in shown["tiles"]] == [("orange", "star")]
+    assert shown["doubt_codes"] == ["only_legal_as"]
+    assert "orange star" in shown["doubt"] and "red star" not in shown["doubt"]
+
+
 def _scans_missing(monkeypatch) -> set[str]:
     """Tile codes the scan is made to miss from now on (the set returned; empty at first): a
     dark purple tile on a dark table drops out of one scan in a few."""
