@@ -12,7 +12,7 @@ import pytest
 from engine.tiles import COLOURS, Tile
 from vision.crops import extract_crops
 from vision.evaluate.real import Tally, align, cut_render
-from vision.scan import SEEN, scan_image
+from vision.scan import SEEN, load_image, scan_image
 from vision.synth.scene import View, random_layout, random_style, render_board
 from webui.cli import main
 
@@ -130,3 +130,27 @@ def test_a_tile_mostly_beyond_the_edge_counts_neither_way():
         "truth": 2, "found": 1, "matched": 1, "labelled": 1, "correct": 1}
     assert tally.add(truth, {(0, 0): red, (2, 0): red}, either={(2, 0)})["found"] == 1
     assert not tally.confusions  # the red read on the blue tile beyond the edge is not one
+
+
+def test_a_line_of_tiles_along_a_close_ups_edge_is_followed_to_its_end(real_data):
+    """classic-a/13.jpg cut through its left column: every symbol of the column is cut, and
+    each round of reading beside the tiles found one more; the third, 75 % in view, was
+    missed. Every tile 60 % or more in view of the whole photo's scan is found, nothing
+    else."""
+    image = load_image(real_data / "classic-a" / "13.jpg")
+    whole = scan_image(image, COLOURS)
+    left = 526
+    cut = scan_image(image[:, left:], COLOURS)
+    inside = [(t.x, t.y) for t in whole.tiles if _share_right_of(whole, t, left) >= 0.6]
+    found = {(t.x, t.y): t.guess.tile for t in cut.tiles}
+    pairs = align(found, {(t.x, t.y): t.guess.tile for t in whole.tiles})
+    assert len(pairs) == len(found) and set(inside) <= set(pairs.values())
+    assert sum(t.cut for t in cut.tiles) >= 5
+
+
+def _share_right_of(result, tile, left: int) -> float:
+    """Share of a tile's face (by the scan's lattice) right of the pixel column ``left``."""
+    face = np.stack(np.meshgrid(np.linspace(-0.475, 0.475, 20), np.linspace(-0.475, 0.475, 20)),
+                    axis=-1).reshape(-1, 2) + (tile.x, tile.y)
+    points = cv2.perspectiveTransform(face[None], result.lattice.homography)[0]
+    return float((points[:, 0] >= left).mean())
