@@ -945,8 +945,8 @@ def _beside(free: np.ndarray, cells: np.ndarray, levels: np.ndarray) -> np.ndarr
     """For each free cell, the brightest of ``levels`` (one per tile at ``cells``) of the
     tiles beside it (0 where none is)."""
     level = {(int(x), int(y)): v for (x, y), v in zip(cells, levels, strict=True)}
-    return np.array([max((level.get((int(x) + dx, int(y) + dy), 0.0) for dx, dy in SIDES),
-                         default=0.0) for x, y in free])
+    return np.array([max(level.get((int(x) + dx, int(y) + dy), 0.0) for dx, dy in SIDES)
+                     for x, y in free])
 
 
 def _dark_share(crops: np.ndarray, body: float | np.ndarray) -> np.ndarray:
