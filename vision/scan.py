@@ -738,9 +738,8 @@ def _completed(cut: Cut, shape: tuple[int, ...], located: Located, crops: np.nda
     middle must (:func:`_not_plain`).
     """
     homography = located.lattice.homography
-    floor = _body_level(crops)
+    floor, bodies = _body_levels(crops)
     cells, fractional = located.cells, located.fractional
-    bodies = _body_levels(crops)
     added = [np.zeros((0, CROP, CROP, 3), np.uint8)]
     plain = [np.zeros(0, bool)]
     for step in range(COMPLETION_ROUNDS + EDGE_ROUNDS):
@@ -774,7 +773,7 @@ def _completed(cut: Cut, shape: tuple[int, ...], located: Located, crops: np.nda
         lit = _dark_share(extra[tile], floor) < COMPLETION_DARK_SHARE
         cells = np.concatenate([cells, free[tile]])
         fractional = np.concatenate([fractional, centres[tile]])
-        bodies = np.concatenate([bodies, _body_levels(extra[tile])])
+        bodies = np.concatenate([bodies, _body_levels(extra[tile])[1]])
         added.append(extra[tile])
         plain.append(lit | ~_unlike_table(located, centres[tile], extra[tile]))
     if len(cells) == len(located.cells):
@@ -922,23 +921,14 @@ def _middle_values(crops: np.ndarray) -> np.ndarray:
         len(crops), -1)
 
 
-def _body_level(crops: np.ndarray) -> float:
-    """How bright tile body is in this photo: the median of the darkest share of tiles' middles
-    (the share the classifier takes as body too)."""
-    return float(detect.byte_medians(_darkest(crops).reshape(-1, 1))[0])
-
-
-def _body_levels(crops: np.ndarray) -> np.ndarray:
-    """How bright each crop's tile body is: the median of the darkest share of its middle."""
-    return np.median(_darkest(crops), axis=1)
-
-
-def _darkest(crops: np.ndarray) -> np.ndarray:
-    """The darkest :data:`BODY_SHARE` of each crop's middle (the share the classifier takes
-    as body too), (N, pixels)."""
+def _body_levels(crops: np.ndarray) -> tuple[float, np.ndarray]:
+    """How bright tile body is in this photo, and in each crop: the median of the darkest
+    share of the tiles' middles (the share the classifier takes as body too), all together
+    and crop by crop."""
     values = _middle_values(crops)
-    darkest = int(BODY_SHARE * values.shape[1])
-    return np.partition(values, darkest - 1, axis=1)[:, :darkest]
+    share = int(BODY_SHARE * values.shape[1])
+    darkest = np.partition(values, share - 1, axis=1)[:, :share]
+    return float(detect.byte_medians(darkest.reshape(-1, 1))[0]), np.median(darkest, axis=1)
 
 
 def _beside(free: np.ndarray, cells: np.ndarray, levels: np.ndarray) -> np.ndarray:

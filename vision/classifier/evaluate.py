@@ -311,7 +311,7 @@ def tile_scores(args: argparse.Namespace) -> int:
             if not inside.any():
                 continue
             crops = extract_crops(image, homography, centres[inside])
-            body = scan._body_level(extract_crops(image, homography, located.fractional))
+            body, _ = scan._body_levels(extract_crops(image, homography, located.fractional))
             shares = scan._dark_share(crops, body)
             for cell, guess, share in zip(cells[inside], classify_crops(crops), shares,
                                           strict=True):
