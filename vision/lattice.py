@@ -326,6 +326,8 @@ def first_fit(work: Work, points: np.ndarray, extents: np.ndarray, spreads: np.n
         # circles, crosses as stars)
         return _unskewed(points, extents, spreads, choices, (axes, best, grid), score)
     for other in choices[1:]:
+        if _most_explained(points, extents, other) - score <= topface.SLACK * len(points):
+            continue  # could not explain clearly more, as below
         candidate = sketch(points, extents, other, spreads)
         cells = assign_cells(candidate)
         found = topface.explained(points, cells.homography)
@@ -377,6 +379,10 @@ def _side_by_side(points: np.ndarray, extents: np.ndarray, spreads: np.ndarray,
     fineness = _symbol_share(points, extents, fit[1].homography)
     drawn_out = topface.skew(points, spreads, fit[1].homography)
     for other in choices[1:]:
+        most = _most_explained(points, extents, other)
+        if not topface.good_enough(most, len(points)) \
+                or most - score <= topface.SLACK * len(points):
+            continue  # could not explain nearly all, nor clearly more, as below
         candidate = sketch(points, extents, other, spreads)
         found = topface.explained(points, candidate.homography)
         share = _symbol_share(points, extents, candidate.homography)
@@ -408,6 +414,13 @@ another choice that explains them side by side before that other is taken
 square lattice."""
 
 
+def _most_explained(points: np.ndarray, extents: np.ndarray, axes: np.ndarray) -> int:
+    """How many symbols a lattice along ``axes`` can explain at most, whatever its sketch
+    (:func:`vision.topface.most_explained`): another axis choice is sketched only where that
+    could win."""
+    return topface.most_explained(points, _local_scale(points, extents), axes)
+
+
 def _symbol_share(points: np.ndarray, extents: np.ndarray, homography: np.ndarray) -> float:
     """The symbols' median extent over a cell's side on a lattice, where they lie."""
     cells = project(np.linalg.inv(homography), points)
@@ -430,7 +443,8 @@ def _unskewed(points: np.ndarray, extents: np.ndarray, spreads: np.ndarray,
     if least <= topface.MAX_SKEW:
         return fit
     for other in choices:
-        if other is fit[0]:
+        if other is fit[0] or _most_explained(points, extents, other) \
+                < score - topface.SLACK * len(points):
             continue
         candidate = sketch(points, extents, other, spreads)
         stretch = topface.skew(points, spreads, candidate.homography)
@@ -600,10 +614,9 @@ def _pitch_ratios(points: np.ndarray, scale: np.ndarray, axes: np.ndarray) -> np
     neighbour's offset is one cell (or two), so the median of the components that look like a
     single step is the pitch. An axis that no pair spans takes the other's value.
     """
-    inv = np.linalg.inv(axes.T)
+    comps = topface.offsets_along(points, scale, axes)
     diff = points[None, :, :] - points[:, None, :]
     pair_scale = 0.5 * (scale[:, None] + scale[None, :])
-    comps = np.abs(np.einsum("ij,abj->abi", inv, diff)) / pair_scale[..., None]
     close = np.linalg.norm(diff, axis=2) < 2.8 * pair_scale  # diagonals of big cells too
     ratios = []
     for axis in (0, 1):

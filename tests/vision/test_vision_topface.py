@@ -95,6 +95,42 @@ def test_a_half_pitch_lattice_explains_fewer_tiles_than_the_true_one():
     assert topface.explained(points, double) < 0.8 * len(points)
 
 
+@pytest.mark.parametrize("degrees", [0, 20, 30, 45])
+def test_no_sketch_explains_more_points_than_have_a_neighbour_straight_along_its_axes(degrees):
+    points, extents = _squashed_line_board(0.55, tilt=0.03)
+    turn = np.radians(degrees)
+    axes = np.array([[np.cos(turn), np.sin(turn)], [-np.sin(turn), np.cos(turn)]])
+    scale = lattice._local_scale(points, extents)
+    most = topface.most_explained(points, scale, axes)
+    assert topface.explained(points, lattice.sketch(points, extents, axes).homography) <= most
+    if degrees == 0:
+        assert most == len(points)
+    elif degrees >= 30:  # the lines' tiles lie aslant: not nearly all can be explained
+        assert not topface.good_enough(most, len(points))
+
+
+@pytest.mark.real
+def test_an_axis_choice_that_could_not_win_is_not_sketched(real_data, monkeypatch):
+    """The board game's start seen from 30 degrees: its tiles meet at corners, so the other
+    axis choices are tried beside the first, and neither has the straight neighbours that a
+    lattice explaining nearly every tile needs. The tiles come out as when both are sketched."""
+    image = load_image(real_data / "oblique-2" / "03.jpg")
+    sketched = []
+    real_sketch = lattice.sketch
+
+    def counted(*args, **kwargs):
+        sketched.append(args[2])
+        return real_sketch(*args, **kwargs)
+
+    monkeypatch.setattr(lattice, "sketch", counted)
+    cells = locate_tiles(image).cells
+    choices = len(sketched)
+    monkeypatch.setattr(lattice, "_most_explained", lambda points, extents, axes: len(points))
+    sketched.clear()
+    assert np.array_equal(locate_tiles(image).cells, cells)
+    assert choices < len(sketched)
+
+
 def test_the_sketch_finds_the_pitch_of_a_board_squashed_to_half_its_depth():
     points, extents = _squashed_line_board(0.5, tilt=0.04)
     first = lattice.sketch(points, extents, np.eye(2))
