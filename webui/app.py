@@ -153,7 +153,8 @@ def register_errors(app: Flask) -> None:
                     405: _("This address does not take that method.")}
         described = error.description if error.description != type(error).description else None
         code = error.code or InternalServerError.code
-        response, status = reply(code, described or messages.get(code, error.name))
+        joined = {"reason_code": error.reason_code} if isinstance(error, auth.NotJoined) else {}
+        response, status = reply(code, described or messages.get(code, error.name), **joined)
         response = app.make_response(response)
         # Retry-After of a 503 or 429, so a client knows when to come back.
         response.headers.extend((k, v) for k, v in error.get_headers() if k == "Retry-After")

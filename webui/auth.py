@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 
 from flask import Flask, abort, current_app, request
 from flask_babel import gettext as _
-from werkzeug.exceptions import SecurityError
+from werkzeug.exceptions import Forbidden, SecurityError
 
 from .db import EventLog
 from .validate import is_clean
@@ -206,6 +206,15 @@ def set_token_cookie(response: Any) -> Any:
     return response
 
 
+class NotJoined(Forbidden):
+    """A change asked by a device that holds no valid token: it never joined, or joined before
+    a New PIN. Its ``reason_code`` lets the page show the PIN box again at once: a tablet
+    told to "enter the PIN" on a page with no PIN box (it was drawn while joined) was stuck
+    until someone thought of reloading it."""
+
+    reason_code = "not_joined"
+
+
 def needs_token(view: Callable) -> Callable:
     """Guard a state-changing endpoint: Origin, then the token, then the CSRF header."""
 
@@ -218,8 +227,8 @@ def needs_token(view: Callable) -> Callable:
                 abort(403, _("Wrong table token."))
             return view(*args, **kwargs)
         if token is None:
-            abort(403, _("This device has not joined the table: scan the QR code or enter "
-                         "the PIN."))
+            raise NotJoined(_("This device has not joined the table: scan the QR code or "
+                              "enter the PIN."))
         sent = request.headers.get(CSRF_HEADER, "")
         if not is_clean(sent) or not hmac.compare_digest(sent.encode(),
                                                          keys().csrf(token).encode()):

@@ -398,8 +398,12 @@ def join():
     navigation this page starts.
     """
     if not keys().token_ok(request.args.get("t")):
-        abort(403, _("This link does not carry the table's token. Scan the QR code again "
-                     "or enter the PIN."))
+        # (an old QR code, from before a New PIN): the way on is the tablet view's PIN box,
+        # not the TV's view, which has none
+        message = _("This link does not carry the table's token. Scan the QR code again or "
+                    "enter the PIN.")
+        return render_template("error.html", status=403, message=message,
+                               back=url_for("pages.current_view", view="tablet")), 403
     return set_token_cookie(make_response(render_template("joined.html", **context(None))))
 
 

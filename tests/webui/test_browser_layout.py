@@ -162,6 +162,23 @@ def test_tv_view_fits_one_screen_with_six_long_names(live, open_page):
             page.screenshot(path=str(DOCS / "tv.png"))
 
 
+def test_the_tv_tracker_and_camera_preview_read_from_across_the_room(live, open_page):
+    """On a 1920 x 1080 TV the tile tracker's counts were 17 px and the camera's picture 183
+    px tall, small from 2-3 m while the side column stood half empty: the footer takes room
+    from the board, and the view still fits one screen."""
+    game = live.game()
+    live.games.set_camera("live")
+    page = open_page("tv", f"{live.base}/games/{game}/table")
+    counts = page.eval_on_selector_all(
+        ".tv-tracker .count", "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))")
+    assert len(counts) == 36 and min(counts) >= 26, counts
+    assert box(page, ".tv-tracker .tracker td .tile")["height"] >= 30
+    assert box(page, ".tv .preview")["height"] >= 260
+    assert overflow(page) == {"x": 0, "y": 0}
+    for selector in (".tv-tracker .tracker", ".tv .preview", ".pin", ".tv-board svg.board"):
+        assert inside_viewport(page, selector), selector
+
+
 def test_qwirkle_watch_marks_lines_of_five_with_unseen_copies(live, open_page):
     game = live.game()
     page = open_page("tv", f"{live.base}/games/{game}/table")
@@ -1228,6 +1245,37 @@ def test_a_big_board_keeps_its_tiles_and_plus_a_finger_wide_and_opens_at_the_mov
     for x, w in (("x", "width"), ("y", "height")):
         assert frame[x] <= waiting[x] and waiting[x] + waiting[w] <= frame[x] + frame[w], x
     assert overflow(page)["x"] <= 0
+
+
+def edge_lightness(page, selector: str) -> dict[str, float]:
+    """The mean lightness (0-255) of the outermost 3 px of ``selector`` on each side, from a
+    screenshot: the felt and the tiles are dark, a side faded out shows the card's white."""
+    import cv2
+    import numpy as np
+
+    shot = page.locator(selector).screenshot()
+    grey = cv2.imdecode(np.frombuffer(shot, np.uint8), cv2.IMREAD_GRAYSCALE).astype(float)
+    return {"left": grey[:, :3].mean(), "right": grey[:, -3:].mean(),
+            "top": grey[:3, :].mean(), "bottom": grey[-3:, :].mean()}
+
+
+def test_a_board_wider_than_a_phone_fades_where_tiles_lie_out_of_sight(live, open_page):
+    """A phone showed part of a big board cut square at its box's edge, and nothing said
+    that tiles lay off to the side: each side with more of the board beyond it fades out,
+    and follows the scrolling."""
+    from playwright.sync_api import expect
+
+    game = live.game(turns=BIG)  # the move waiting is at the board's left end
+    page = open_page("phone", f"{live.base}/games/{game}/tablet")
+    expect(page.locator(".pending .slot").first).to_be_visible()
+    scroll = ".pending .board-scroll"
+    page.locator(scroll).scroll_into_view_if_needed()
+    opened = edge_lightness(page, scroll)
+    assert opened["right"] > 180 and opened["left"] < 120, opened
+    page.eval_on_selector(scroll, "s => { s.scrollLeft = s.scrollWidth; }")
+    page.wait_for_timeout(100)
+    scrolled = edge_lightness(page, scroll)
+    assert scrolled["left"] > 180 and scrolled["right"] < 120, scrolled
 
 
 def test_enter_by_hand_keeps_every_plus_a_finger_wide(live, open_page):

@@ -267,3 +267,29 @@ def test_a_wrong_pin_is_said_by_the_pin_box(browser, servers):
     expect(form.locator("[data-join-error]")).to_contain_text("PIN")
     assert form.locator("input[name=pin]").input_value() == ""
     assert phone.locator("[data-setup] button[type=submit]").is_disabled()  # not joined
+
+
+def test_a_tablet_put_out_by_a_new_pin_gets_the_pin_box_back(browser, servers):
+    """Another device asked for a New PIN: a phone's Confirm was refused with "enter the
+    PIN" on a page that had no PIN box, until someone thought of reloading it. It now shows
+    the PIN box at once, at the top, and with the new PIN the move is confirmed."""
+    from playwright.sync_api import expect
+
+    server = servers("none", options=("--allow-host", LAN_NAME))
+    game = server.api("POST", "/api/games", {"players": ["Ann", "Bob"]})["id"]
+    server.api("POST", f"/api/games/{game}/pending", {"tiles": ROW})
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True).new_page()
+    phone.on("pageerror", lambda error: SCRIPT_ERRORS.append(str(error)))
+    phone.goto(f"http://{LAN_NAME}:{server.port}/join?t={server.token}")
+    phone.wait_for_url("**/games/*/tablet")
+    phone.mouse.wheel(0, 300)
+    pin = server.api("POST", "/api/auth/rotate")["pin"]
+    phone.click("[data-action=confirm]")
+    form = phone.locator("form[data-join]")
+    expect(form).to_be_visible()
+    assert form.bounding_box()["y"] < 844  # at the top, not scrolled away
+    form.locator("input[name=pin]").fill(pin)
+    form.locator("button[type=submit]").click()
+    phone.click("[data-action=confirm]")
+    expect(phone.locator(".turns li")).to_have_count(1)
+    assert SCRIPT_ERRORS == []

@@ -269,6 +269,21 @@ def test_rotation_gives_a_new_pin_and_link_and_revokes_every_other_device(app, t
     assert app.test_client().post("/api/join", json={"pin": fresh["pin"]}).status_code == 200
 
 
+def test_a_device_put_out_by_a_new_pin_is_told_so_and_led_to_the_pin_box(app, table):
+    """After another device's New PIN, a tablet's tap answers reason_code not_joined (its
+    page then asks for the PIN again), and the old QR code's page leads to the tablet view,
+    where the PIN box is: it led to the TV's view, which has none."""
+    other = Table(app)
+    game = table.new_game()
+    old_token = app.extensions["qwirkle_keys"].token
+    table.post("/api/auth/rotate")
+    refused = other.post(f"/api/games/{game}/pending", {"tiles": ROW})
+    assert refused.status_code == 403 and refused.json["reason_code"] == "not_joined"
+    page = app.test_client().get(f"/join?t={old_token}", environ_base={"REMOTE_ADDR": "10.0.0.7"})
+    assert page.status_code == 403
+    assert 'class="button" href="/tablet"' in page.data.decode()
+
+
 def test_the_database_holds_no_raw_token_or_pin(db, table):
     keys = table.app.extensions["qwirkle_keys"]
     raw = db.read_bytes() + b"".join(p.read_bytes() for p in db.parent.glob("*-wal"))

@@ -162,6 +162,7 @@ async function send(method, path, payload) {
     return null;
   }
   const data = await response.json().catch(() => ({}));
+  if (!response.ok && data.reason_code === "not_joined") return joinAgain();
   if (!response.ok) {
     toast(`${strings.failed} ${data.error || response.status}`);
     // Refused because the game changed meanwhile (another tablet answered first): show it
@@ -171,6 +172,14 @@ async function send(method, path, payload) {
   }
   if (data.version) applyState(data);
   return data;
+}
+
+// A device no longer joined (another one asked for a New PIN) was told to enter the PIN on a
+// page drawn with no PIN box: drawn afresh from the top, the page asks for it there.
+function joinAgain() {
+  history.scrollRestoration = "manual";
+  location.reload();
+  return null;
 }
 
 async function refreshState() {
@@ -262,9 +271,25 @@ function showWaitingTiles() {
     scroll.scrollLeft += (left + right) / 2 - (frame.left + frame.width / 2);
     scroll.scrollTop += (top + bottom) / 2 - (frame.top + frame.height / 2);
   }
+  markAllHiddenSides();
 }
+
+// The sides of a board's box beyond which some of it lies out of sight fade out (app.css),
+// as it opens and as players scroll: nothing else said that tiles lay off to the side.
+function markHiddenSides(scroll) {
+  const x = scroll.scrollLeft, y = scroll.scrollTop;
+  scroll.classList.toggle("more-left", x > 1);
+  scroll.classList.toggle("more-right", x + scroll.clientWidth < scroll.scrollWidth - 1);
+  scroll.classList.toggle("more-up", y > 1);
+  scroll.classList.toggle("more-down", y + scroll.clientHeight < scroll.scrollHeight - 1);
+}
+const markAllHiddenSides = () => document.querySelectorAll(".board-scroll").forEach(markHiddenSides);
 showWaitingTiles();
 document.addEventListener("toggle", showWaitingTiles, true);  // "Enter it by hand" opened
+window.addEventListener("resize", markAllHiddenSides);  // a phone turned
+document.addEventListener("scroll", (event) => {  // (a box's scroll reaches here only so)
+  if (event.target.classList?.contains("board-scroll")) markHiddenSides(event.target);
+}, true);
 
 // A phone held sideways has room for the header, the turn and the move's title, not the move:
 // a move that arrives (or is waiting when the page opens) below the fold is scrolled up to the
