@@ -321,6 +321,10 @@ def _coinciding(features: np.ndarray, present: np.ndarray, colour_p: np.ndarray,
     return pairs
 
 
+LONE_SPLIT = 3
+"""Fewest tiles read as one colour that may be two: a group of two or more, and one tile that
+stays (an older printing's teal greens read blue with the photo's one sky blue tile)."""
+
 SPLIT_GAP = 8.0
 """Least distance (in :func:`_hue` units, a coloured symbol's hue being 30 long) between two
 groups of tiles read as one colour for them to be taken as two colours."""
@@ -361,8 +365,9 @@ def split_shared(features: np.ndarray, colour_p: np.ndarray, tiles: np.ndarray,
     circle of hues that the colour it takes lies from theirs (:data:`HUE_ANGLES`; white,
     a grey, takes no part), and where that colour has tiles in the frame, look more like
     them than like the tiles it leaves. A lone tile apart from its colour-mates (a glint, a
-    shadow) is not a group: both groups need two tiles. ``tiles`` marks the crops that are
-    tiles; ``names`` are the colours of the columns.
+    shadow) is not a group that moves; it may be the one that stays, as the one sky blue
+    tile of a photo whose teal greens were all read blue with it. ``tiles`` marks the crops
+    that are tiles; ``names`` are the colours of the columns.
     """
     colour = _hue(features)
     best = colour_p.argmax(axis=1)
@@ -376,6 +381,8 @@ def split_shared(features: np.ndarray, colour_p: np.ndarray, tiles: np.ndarray,
             continue
         lean = lean_all[members] - lean_all[members, c][:, None]
         for group, rest in (halves, halves[::-1]):
+            if len(group) < 2:
+                continue  # a glint, a shadow: no group
             gain = lean[group].mean(axis=0) - lean[rest].mean(axis=0)
             gain[[c, *greys]] = -np.inf
             n = int(gain.argmax())
@@ -392,11 +399,11 @@ def split_shared(features: np.ndarray, colour_p: np.ndarray, tiles: np.ndarray,
 
 
 def _two_groups(hues: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """The best split of hues (M, 2) into two groups of two or more along their widest
-    direction, as index arrays, when each group is tight and they stand apart (SPLIT_GAP,
-    SPLIT_SHARPNESS); None otherwise."""
+    """The best split of hues (M, 2) into two groups along their widest direction, as index
+    arrays, when each group is tight and they stand apart (SPLIT_GAP, SPLIT_SHARPNESS); None
+    otherwise. One group may be a single tile (:data:`LONE_SPLIT`)."""
     m = len(hues)
-    if m < 4:
+    if m < LONE_SPLIT:
         return None
     centred = hues - hues.mean(axis=0)
     order = np.argsort(centred @ np.linalg.svd(centred, full_matrices=False)[2][0],
@@ -407,11 +414,12 @@ def _two_groups(hues: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     scatter = (squares[:-1] - (sums[:-1] ** 2).sum(axis=1) / left
                + (squares[-1] - squares[:-1])
                - ((sums[-1] - sums[:-1]) ** 2).sum(axis=1) / (m - left))
-    k = int(scatter[1:-1].argmin()) + 2
+    k = int(scatter.argmin()) + 1
     groups = ranked[:k], ranked[k:]
     gap = float(np.linalg.norm(groups[0].mean(axis=0) - groups[1].mean(axis=0)))
     spread = max(SPLIT_FLOOR, *(float(np.sqrt(((g - g.mean(axis=0)) ** 2).sum()
-                                                / (2 * (len(g) - 1)))) for g in groups))
+                                                / (2 * (len(g) - 1)))) for g in groups
+                                if len(g) > 1))
     if gap < SPLIT_GAP or gap < SPLIT_SHARPNESS * spread:
         return None
     return order[:k], order[k:]

@@ -26,9 +26,9 @@ from vision.synth.scene import random_style
 
 def test_confirmed_tiles_improve_later_reads_of_a_set_with_shifted_colours():
     # an older printing: teal green, sky blue, lime-ish yellow, lavender purple; 6-point stars.
-    # Photos of six tiles, as early in a game: too few of a colour for the frame to split it
-    style = older_style(random_style(np.random.default_rng(700)))
-    trial = play(style, COLOURS, photos=8, tiles=6)
+    # Photos of five tiles, as early in a game: too few of a colour for the frame to split it
+    style = older_style(random_style(np.random.default_rng(702)))
+    trial = play(style, COLOURS, photos=8, tiles=5)
     assert trial.alone <= trial.read - 4  # the network alone misreads this set
     assert trial.learned >= trial.read - 1 and trial.learned > trial.alone
 
@@ -71,6 +71,14 @@ def test_a_lone_tile_apart_from_its_colour_mates_is_not_a_group():
         [TEAL, SKY, SKY, SKY], [[0.3, 0.7], [0.03, 0.97], [0.02, 0.98], [0.04, 0.96]])
     assert np.allclose(split_shared(features, colour_p, tile_p > 0.5,
                                     ("green", "blue")), colour_p)
+
+
+def test_a_group_beside_one_tile_of_the_colour_it_was_read_as_is_split():
+    # three teal greens read blue with the photo's one sky blue: the teal ones lean to green
+    features, colour_p, tile_p = _frame(
+        [TEAL, TEAL, TEAL, SKY], [[0.2, 0.8], [0.17, 0.83], [0.11, 0.89], [0.01, 0.99]])
+    settled = frame_consensus(features, colour_p, tile_p, ("green", "blue"))
+    assert (settled.argmax(axis=1) == [0, 0, 0, 1]).all()
 
 
 def _frame(colours: list[tuple[float, float, float]], probs: list[list[float]]):
