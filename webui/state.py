@@ -11,7 +11,7 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
-from engine.board import Cell, Placed
+from engine.board import SIDES, Cell, Placed
 from engine.boardgame import move_bonus
 from engine.refusals import Illegal, Refusal
 from engine.sheet import score_sheet
@@ -41,7 +41,19 @@ def reason_cells(table: TableGame, tiles: Sequence[Placed], refusal: Refusal | N
     return list(refusal.cells)
 
 
-def pending_json(pending: PendingMove | None, table: TableGame) -> dict[str, Any] | None:
+def beside_aside(tiles: Sequence[Placed], aside: Sequence[Placed]) -> list[Cell]:
+    """The tiles set aside that the move ``tiles`` lies against. The move is read and scored
+    without them: a later move laid against a real move called "Not a move" came as "no new
+    tile touches a tile already on the table" beside a tile that plainly touched, or scored
+    short, with nothing on its card to say that taking those tiles back was the way on."""
+    cells = {(x, y) for x, y, _ in tiles}
+    return [(x, y) for x, y, _ in sorted(aside)
+            if any((x + dx, y + dy) in cells for dx, dy in SIDES)]
+
+
+def pending_json(pending: PendingMove | None, table: TableGame,
+                 aside: Sequence[Placed] = ()) -> dict[str, Any] | None:
+    """The move shown for confirmation; ``aside``: the game's tiles set aside."""
     if pending is None:
         return None
     verdict = pending.verdict
@@ -72,6 +84,7 @@ def pending_json(pending: PendingMove | None, table: TableGame) -> dict[str, Any
         # tiles of a start laid out already, which the camera missed in the first picture
         "start_lacking": start and bool(table.start),
         "bonus": move_bonus(table.squares, cells) if verdict.legal else 0,
+        "beside_aside": [list(c) for c in beside_aside(pending.tiles, aside)],
     }
 
 
@@ -124,7 +137,7 @@ def game_json(game: Game) -> dict[str, Any]:
                  bag_before=table.bag_before(record.index))
             for record in table.turns
         ],
-        "pending": pending_json(game.pending, game.table),
+        "pending": pending_json(game.pending, game.table, game.set_aside()),
         "ignored": placed_json(game.set_aside()),
         "more_pending": max(0, len(game.queue) - 1),
         "board": placed_json(table.board.placed()),

@@ -401,6 +401,49 @@ def test_pending_moves_are_rebuilt_from_the_camera_after_kill_9(servers, video):
     assert cells(third["pending"]["tiles"]) == shape(MOVE_3) and third["more_pending"] == 0
 
 
+@pytest.mark.parametrize(("laid", "legal"), [((1, 1, "blue", "circle"), True),
+                                             ((0, 2, "green", "star"), False)])
+def test_a_move_against_tiles_set_aside_says_to_take_them_back(tmp_path, laid, legal):
+    """A real move called "Not a move" (a blue star under the red one), then the next laid
+    against it. Read without the star, a blue circle scores 2, not 4, and a green star
+    under it touches nothing the game holds: each card says the move lies against tiles set aside
+    and that taking them back is the way on. Taken back, the star comes first."""
+    t, game = _blue_star_set_aside(tmp_path, laid)
+    shown = state(t)["pending"]
+    assert shown["legal"] is legal and shown["beside_aside"] == [[0, 1]]
+    card = t.client.get(f"/games/{game}/part/pending?view=tablet").data.decode()
+    assert "data-beside-aside" in card and "take them back" in card
+    tv = t.client.get(f"/games/{game}/part/pending?view=table").data.decode()
+    assert "data-beside-aside" not in tv  # the TV shows neither the tiles set aside nor the way
+    back = t.post(f"/api/games/{game}/ignored/restore").json
+    assert cells(back["pending"]["tiles"]) == {"BSt"} and back["pending"]["beside_aside"] == []
+    assert [turn["score"] for turn in confirm(t, game)["turns"]] == [2, 2]
+    assert confirm(t, game)["turns"][-1]["score"] == (4 if legal else 3)
+
+
+def test_a_move_clear_of_the_tiles_set_aside_says_nothing_of_them(tmp_path):
+    t, game = _blue_star_set_aside(tmp_path, (2, 0, "red", "square"))
+    assert state(t)["pending"]["beside_aside"] == []
+    card = t.client.get(f"/games/{game}/part/pending?view=tablet").data.decode()
+    assert "data-beside-aside" not in card
+
+
+def _blue_star_set_aside(tmp_path, laid: tuple[int, int, str, str]) -> tuple[Table, int]:
+    """A red star and a red circle confirmed, a blue star under the star called "Not a
+    move", and the tile ``laid`` (x, y, colour, shape) seen next."""
+    app = make_app(tmp_path / "games.sqlite3")
+    t = Table(app)
+    game = t.new_game()
+    games = app.extensions["qwirkle_games"]
+    games.detected([(0, 0, Tile("red", "star")), (1, 0, Tile("red", "circle"))], False, [], [])
+    confirm(t, game)
+    games.detected([(0, 1, Tile("blue", "star"))], False, [], [])
+    t.post(f"/api/games/{game}/pending/dismiss")
+    x, y, colour, kind = laid
+    games.detected([(x, y, Tile(colour, kind))], False, [], [])
+    return t, game
+
+
 def test_a_waiting_move_is_read_again_against_the_fixed_board(tmp_path):
     """The camera read move 2 against move 1 as it saw it; players fix move 1's colour, and
     move 2 is read again with the classifier's runner-up label, flagged."""
