@@ -53,6 +53,7 @@ from .codec import (
 from .db import EventLog, GameRow
 from .notifier import Notifier
 from .pending import (
+    Offer,
     PendingMove,
     as_part,
     evaluate,
@@ -307,7 +308,7 @@ class Games:
         self.camera: dict[str, Any] = {"state": "off", "message": ""}
         # Told the current game whenever it changes (the live tracker); answers the tiles it
         # sees that the game holds nowhere, each group to be offered again as a move.
-        self.on_board: Callable[[Game], list[tuple[Placed, ...]]] | None = None
+        self.on_board: Callable[[Game], list[Offer]] | None = None
         # Asked to read the table afresh ("the table is right" needs a current picture).
         self.on_rescan: Callable[[], None] | None = None
         # The set each new game's learning starts from: one learned on the set-up page (kept
@@ -541,7 +542,8 @@ class Games:
             again = self.on_board(game)
             if not game.table.ended:
                 at = len(game.queue) if laid_since else 0
-                game.queue[at:at] = [offered(game.table, tiles) for tiles in again]
+                game.queue[at:at] = [offered(game.table, tiles, split=split)
+                                     for tiles, split in again]
         if game.queue:
             game.queue[0] = reread(game.table, game.queue[0], game.no_news())
 

@@ -29,6 +29,7 @@ from vision.adapt import SetAdapter
 from vision.source import SourceError
 
 from .games import Game, Games
+from .pending import Offer
 
 log = logging.getLogger(__name__)
 
@@ -97,10 +98,11 @@ class LiveLoop:
         if self._thread is not None:
             self._thread.join(timeout)
 
-    def accept(self, game: Game) -> list[tuple[Placed, ...]]:
+    def accept(self, game: Game) -> list[Offer]:
         """The game as players left it: later moves are read against it. Answers the tiles
-        the camera sees that the game holds nowhere, to be offered again. A game with another
-        set of colours gets a tracker for those."""
+        the camera sees that the game holds nowhere, to be offered again (each group with its
+        part of the turns they split into). A game with another set of colours gets a tracker
+        for those."""
         colours = game.table.colours
         self._wake.set()
         with self._lock:
@@ -119,7 +121,7 @@ class LiveLoop:
                                          game.overruled, game.table.start.placed())
             if adapter is not None and adapter.examples != learned:
                 self.games.save_adapter(game.row.id, adapter)
-        return [move.tiles for move in again]
+        return [(move.tiles, move.split) for move in again]
 
     def rescan(self) -> None:
         """Read the next frame afresh, still or not ("the table is right")."""

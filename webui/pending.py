@@ -176,14 +176,24 @@ def _agreed(doubt: Doubt, table: TableGame, no_news: Mapping[Cell, Tile | None])
     return table.board.get(doubt.cell) == doubt.other
 
 
+Offer = tuple[tuple[Placed, ...], tuple[int, int] | None]
+"""Tiles the camera sees that the game holds nowhere, to be offered again as a move, and
+which part (k of n) they are of the turns one reading of them splits into (None: one move)."""
+
+
 def offered(table: TableGame, tiles: Sequence[Placed],
             why: DoubtKind = DoubtKind.REOFFERED,
-            alternatives: tuple[tuple[Tile, ...], ...] = ()) -> PendingMove:
+            alternatives: tuple[tuple[Tile, ...], ...] = (),
+            split: tuple[int, int] | None = None) -> PendingMove:
     """Tiles on the table that the game holds nowhere, offered as a move of their own.
     ``why`` is how they came back, as the card says it: the camera still sees them after the
     game lost them, or players took them back from those set aside (the camera's words, "are
     they a move?", read oddly right after players said they are). ``alternatives``: the
-    runner-up labels the camera read them with, when they were kept.
+    runner-up labels the camera read them with, when they were kept. ``split``: the part
+    they are of several turns read from one picture (:data:`Offer`), whose order no picture
+    showed: the tablet offers to swap them (turns laid while a game stood ended, or a game
+    started over two turns' tiles came in an order that nothing showed, with no way to say
+    the other).
 
     The board game's start (:func:`is_start`) comes with no doubt: every board game played
     with a camera opens over it, and "still on the table but not in the game: are they a
@@ -191,7 +201,7 @@ def offered(table: TableGame, tiles: Sequence[Placed],
     start = is_start(table, tiles)
     return PendingMove(tuple(tiles), evaluate(table, tiles), not start,
                        alternatives=alternatives, doubts=() if start else (Doubt(why),),
-                       reoffered=True)
+                       reoffered=True, split=split)
 
 
 def rejoined(table: TableGame, batches: Sequence[Sequence[Placed]], head: PendingMove | None,

@@ -22,6 +22,7 @@ from engine.board import Placed
 from engine.table import Exchange, Place
 from engine.tiles import Tile
 from webui.games import Game
+from webui.pending import Offer
 from webui.validate import MAX_NAME
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -822,10 +823,10 @@ def test_the_bag_count_shows_above_the_redo_notice_after_an_undo(live, open_page
     live.games.confirm(game)
     laid = live.games.get(game).table.board.placed()
 
-    def camera(seen_by: Game) -> list[tuple[Placed, ...]]:  # sees every tile laid
+    def camera(seen_by: Game) -> list[Offer]:  # sees every tile laid
         held = seen_by.expected_board()
         lost = tuple(t for t in laid if (t[0], t[1]) not in held)
-        return [lost] if lost else []
+        return [(lost, None)] if lost else []
 
     live.games.on_board = camera
     bag = live.games.get(game).table.bag_size
