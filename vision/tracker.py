@@ -135,6 +135,10 @@ class MoveTracker:
         """A position the gate let through (the first move, or one whose read missed tiles
         of the board), waiting one frame for a second look (:meth:`_second_look`)."""
         self._witness = ChangeWitness()
+        self._laid: dict[Cell, float] = {}
+        """For each tile reported, the count of the move it was reported in: tiles the game
+        holds nowhere, offered again in several turns, come in the order they were laid
+        (:meth:`accept`)."""
         self._suspected_with: dict[Cell, tuple[frozenset[Cell], ...]] = {}
         """For each of the witness's suspect cells, the cells of each move reported from the
         picture in which it changed (see :meth:`_laid_now`)."""
@@ -165,7 +169,10 @@ class MoveTracker:
         Tiles that are no legal move but split into consecutive legal ones
         (:func:`vision.decode.split_moves`) come as those: the turns laid while a game stood
         ended by mistake, offered again once it plays on (as one heap of ten tiles, "a turn
-        places at most 6 tiles", they blocked every move behind them).
+        places at most 6 tiles", they blocked every move behind them). They come in the order
+        the camera saw them laid, where it did (a game started over tiles laid under the
+        camera too): split by the rules alone, two turns whose both orders are legal came
+        the wrong way round half the time.
         """
         confirmed = board if isinstance(board, Board) else Board.from_placed(board)
         self._overruled = dict(overruled or {})
@@ -173,6 +180,7 @@ class MoveTracker:
         aside = {(x, y): tile for x, y, tile in ignored}
         game = confirmed.with_tiles((x, y, tile) for (x, y), tile in waiting.items())
         seen = {(x, y): tile for x, y, tile in self._view.tiles}
+        self._laid = {cell: order for cell, order in self._laid.items() if cell in seen}
         extra = tuple((x, y, tile) for (x, y), tile in sorted(seen.items())
                       if (x, y) not in game and (x, y) not in aside)
         self._game = game.with_tiles(extra)
@@ -213,7 +221,7 @@ class MoveTracker:
         check = check_move(game, extra)
         read = [((x, y), self._readings.get((x, y))) for x, y, _ in extra]
         parts = None if check.legal or not all(guess for _, guess in read) \
-            else split_moves(game, read)
+            else split_moves(game, read, [self._laid.get(cell) for cell, _ in read])
         if parts:
             return offers + [replace(part, doubts=(again, *part.doubts), reoffered=True)
                              for part in parts]
@@ -497,6 +505,8 @@ class MoveTracker:
         guesses = dict(new)
         found = []
         for move in moves:
+            order = max(self._laid.values(), default=0.0) + 1
+            self._laid.update(((x, y), order) for x, y, _ in move.tiles)
             board = board.with_tiles(move.tiles)
             if game is not None:
                 game = game.with_tiles(move.tiles)

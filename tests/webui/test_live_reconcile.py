@@ -32,6 +32,14 @@ def stills():
     return renders().stills()
 
 
+@pytest.fixture(scope="module")
+def stills_3_before_2():
+    """As :func:`stills`, with moves 2 and 3 laid the other way round (both are legal)."""
+    return renders(script=GameScript([[], MOVE_1, MOVE_1 + MOVE_3, MOVE_1 + MOVE_3 + MOVE_2],
+                                     [(tuple(MOVE_1), 3), (tuple(MOVE_3), 4),
+                                      (tuple(MOVE_2), 3)])).stills()
+
+
 @pytest.fixture
 def table(tmp_path):
     with served(tmp_path / "games.sqlite3") as app_and_camera:
@@ -260,29 +268,47 @@ def test_moves_laid_while_a_game_stood_ended_come_after_those_waiting(table, sti
     assert [turn["score"] for turn in confirm(t, game)["turns"]] == [3, 3, 4]
 
 
-def test_turns_laid_while_a_game_stood_ended_are_offered_one_by_one(table, stills):
-    """Two turns laid while the game stood ended come back, once it plays on, as two moves
-    to confirm, not as one heap that no rule allows (which blocked every later move)."""
+def two_turns_laid_while_ended(table, stills) -> tuple[int, dict]:
+    """Move 1 confirmed, the game ended by mistake, the next two turns laid, then Play on:
+    the game and the state it answers."""
     t, camera = table
     game = play_move_one(t, camera, stills)
     t.post(f"/api/games/{game}/finish", {"went_out": None})
     camera.show(stills[2])
     camera.show(stills[3])
-    back = t.post(f"/api/games/{game}/play-on").json
+    return game, t.post(f"/api/games/{game}/play-on").json
+
+
+def test_turns_laid_while_a_game_stood_ended_are_offered_one_by_one(table, stills):
+    """Two turns laid while the game stood ended come back, once it plays on, as two moves
+    to confirm, not as one heap that no rule allows (which blocked every later move), in the
+    order the camera saw them laid (either is legal), as the parts of one reading that may
+    change places."""
+    t, _ = table
+    game, back = two_turns_laid_while_ended(table, stills)
     first = back["pending"]
     assert first["legal"] and back["more_pending"]
-    assert cells(first["tiles"]) in (shape(MOVE_2), shape(MOVE_3))
-    # no picture showed which came first: the parts of one reading, which may change places
+    assert cells(first["tiles"]) == shape(MOVE_2)
     assert first["split"] == {"part": 1, "of": 2}
     swapped = t.post(f"/api/games/{game}/pending/swap").json["pending"]
-    assert cells(swapped["tiles"]) == shape(MOVE_2 + MOVE_3) - cells(first["tiles"])
-    if cells(swapped["tiles"]) != shape(MOVE_2):  # the true order
-        swapped = t.post(f"/api/games/{game}/pending/swap").json["pending"]
-    first = swapped
+    assert cells(swapped["tiles"]) == shape(MOVE_3)
+    first = t.post(f"/api/games/{game}/pending/swap").json["pending"]
     done = confirm(t, game)
     assert done["pending"]["legal"]
     assert cells(first["tiles"]) | cells(done["pending"]["tiles"]) == shape(MOVE_2 + MOVE_3)
     assert sum(turn["score"] for turn in confirm(t, game)["turns"]) == 3 + 3 + 4
+
+
+def test_turns_laid_while_a_game_stood_ended_come_in_the_order_they_were_laid(
+        table, stills_3_before_2):
+    """Laid the other way round, the same two turns come back the other way round: the
+    camera saw them laid, and split by the rules alone they came as moves 2 then 3 either
+    way."""
+    t, _ = table
+    game, back = two_turns_laid_while_ended(table, stills_3_before_2)
+    assert cells(back["pending"]["tiles"]) == shape(MOVE_3)
+    assert cells(confirm(t, game)["pending"]["tiles"]) == shape(MOVE_2)
+    assert [turn["score"] for turn in confirm(t, game)["turns"]] == [3, 4, 3]
 
 
 def test_a_recording_that_ends_is_not_read_again(tmp_path, stills):
