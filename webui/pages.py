@@ -133,6 +133,10 @@ def js_strings() -> dict[str, str]:
         # Filled in by the script: %(n)s and %(name)s stay as they are here.
         "undone": _("Undone: turn %(n)s by %(name)s."),
         "removed": _("Removed: turn %(n)s by %(name)s. Later turns were scored again."),
+        "edited": _("Changed: turn %(n)s by %(name)s. Later turns were scored again."),
+        # The notice's button: Redo after Undo or Remove, Undo after an edit.
+        "redo": _("Redo"),
+        "undo_edit": _("Undo"),
         "ask_undo": _("Undo turn %(n)s by %(name)s?"),
         "ask_void": _("Remove turn %(n)s by %(name)s? Every later turn is scored again."),
         "ask_pin": _("Make a new PIN and QR code? The old ones stop working, and every other "

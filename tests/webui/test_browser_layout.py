@@ -859,6 +859,27 @@ def test_redo_is_no_longer_offered_once_another_tablet_changes_the_turns(live, o
     expect(page.locator("#notice")).to_be_hidden()
 
 
+def test_an_edit_that_made_a_placement_an_exchange_can_be_undone(live, open_page):
+    """One tap on "Make it an exchange of: 1" took the turn's tiles out of the game, and no
+    edit of an exchange lays tiles: the notice now offers Undo, which puts the turn back."""
+    from playwright.sync_api import expect
+
+    game = live.game()
+    last = len(TURNS) - 1
+    before = live.games.get(game).table.turns[last]
+    page = open_page("phone", f"{live.base}/games/{game}/tablet")
+    page.click(f"[data-action=edit][data-index='{last}']")
+    page.click("#edit-dialog [data-action=edit-exchange][data-count='1']")
+    expect(page.locator("#notice")).to_contain_text(f"Changed: turn {last + 1}")
+    assert isinstance(live.games.get(game).table.turns[last].turn, Exchange)
+    expect(page.locator("#notice [data-action=redo]")).to_have_text("Undo")
+    page.reload()  # kept for the tab, as Redo is
+    page.click("#notice [data-action=redo]")
+    expect(page.locator("#notice")).to_be_hidden()
+    expect(page.locator(f".turns li[data-turn='{last}'] .what .tile")).to_have_count(1)
+    assert live.games.get(game).table.turns[last] == before
+
+
 def test_two_tablets_entering_one_exchange_record_it_once(live, open_page):
     from playwright.sync_api import expect
 

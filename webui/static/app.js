@@ -57,6 +57,7 @@ function offerRedo(message, turn, until = Date.now() + REDO_MS) {
   redoTurn = turn;
   sessionStorage.setItem(REDO_KEY, JSON.stringify({ game: gameId, message, turn, until }));
   notice.querySelector("[data-notice-text]").textContent = message;
+  notice.querySelector("[data-action=redo]").textContent = turn.edited ? strings.undo_edit : strings.redo;
   notice.hidden = false;
   clearTimeout(offerRedo.timer);
   offerRedo.timer = setTimeout(clearRedo, until - Date.now());
@@ -328,9 +329,12 @@ function refreshParts() {
 
 // Redo is offered only while the turns are as the undo left them: once another device has
 // confirmed, entered or taken back a turn, the server would refuse it (it might put back a
-// turn entered again meanwhile), so the offer goes rather than fail when tapped.
+// turn entered again meanwhile), so the offer goes rather than fail when tapped. An edit's
+// Undo goes too once another device edits that turn again: it would overwrite that edit.
 function redoStillFits(data) {
-  if (redoTurn && data.turns && redoTurn.turns !== undefined && data.turns.length !== redoTurn.turns) {
+  if (!redoTurn || !data.turns || redoTurn.turns === undefined) return;
+  const moved = data.turns.length !== redoTurn.turns;
+  if (moved || (redoTurn.edited && turnWas(data.turns[redoTurn.index]) !== redoTurn.edited)) {
     clearRedo();
   }
 }
@@ -581,14 +585,22 @@ async function checkEdit() {
   now.classList.toggle("reason", !data.legal);
 }
 
+// A saved edit offers Undo in the Redo notice: one tap on "Make it an exchange of: 3" took a
+// placement's tiles out of the game, and no edit of an exchange can lay them again.
 async function saveEdit(turn) {
   editDialog.close();
-  if (editing.index === "start") {
-    await send("PUT", api("/start"), { tiles: turn.tiles, turns: editing.turns });
-  } else {
-    await send("PUT", api(`/turns/${editing.index}`), { ...turn, turns: editing.turns });
-  }
+  const { index, turns } = editing;
   editing = null;
+  if (index === "start") {
+    await send("PUT", api("/start"), { tiles: turn.tiles, turns });
+    return;
+  }
+  const was = state.turns[index];
+  const data = await send("PUT", api(`/turns/${index}`), { ...turn, turns });
+  if (!data) return;
+  const values = { n: index + 1, name: state.players[was.player].name };
+  window.scrollBy(0, offerRedo(fmt("edited", values),
+    { index, turn: was, turns, edited: turnWas(data.turns[index]) }));
 }
 
 // Undo and Remove take a turn away after an in-page question, then offer Redo. Both say
@@ -671,7 +683,11 @@ const actions = {
   redo: async () => {
     const taken = redoTurn;
     clearRedo();
-    if (taken) await send("POST", api("/redo"), taken);
+    if (taken && taken.edited) {
+      await send("PUT", api(`/turns/${taken.index}`), { ...taken.turn, turns: taken.turns });
+    } else if (taken) {
+      await send("POST", api("/redo"), taken);
+    }
   },
   finish: (b) => {
     document.getElementById("end-dialog").close();
