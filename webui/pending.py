@@ -190,10 +190,10 @@ def offered(table: TableGame, tiles: Sequence[Placed],
     game lost them, or players took them back from those set aside (the camera's words, "are
     they a move?", read oddly right after players said they are). ``alternatives``: the
     runner-up labels the camera read them with, when they were kept. ``split``: the part
-    they are of several turns read from one picture (:data:`Offer`), whose order no picture
-    showed: the tablet offers to swap them (turns laid while a game stood ended, or a game
-    started over two turns' tiles came in an order that nothing showed, with no way to say
-    the other).
+    they are of several turns read from one picture (:data:`Offer`: turns laid while a game
+    stood ended, or a game started over two turns' tiles), whose order the camera may not
+    have seen: the tablet offers to swap them, where before the only way to the other order
+    was "Not a move" and taking the tiles back.
 
     The board game's start (:func:`is_start`) comes with no doubt: every board game played
     with a camera opens over it, and "still on the table but not in the game: are they a

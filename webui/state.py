@@ -117,7 +117,7 @@ def camera_board_json(game: Game, view: tuple[Sequence[Placed], Sequence[Placed]
 
 def game_json(game: Game) -> dict[str, Any]:
     """Everything about one game: ``GET /api/games/<id>/state``."""
-    table = game.table
+    table, aside = game.table, game.set_aside()
     return {
         "id": game.row.id,
         "created": game.row.created.isoformat(),
@@ -137,8 +137,8 @@ def game_json(game: Game) -> dict[str, Any]:
                  bag_before=table.bag_before(record.index))
             for record in table.turns
         ],
-        "pending": pending_json(game.pending, game.table, game.set_aside()),
-        "ignored": placed_json(game.set_aside()),
+        "pending": pending_json(game.pending, game.table, aside),
+        "ignored": placed_json(aside),
         "more_pending": max(0, len(game.queue) - 1),
         "board": placed_json(table.board.placed()),
         "start": placed_json(table.start.placed()),
