@@ -63,31 +63,43 @@ def create_game():
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise PayloadError(_("players must be a list of names"))
-    # The set-up form sends a field per seat; a blank one is a seat nobody took.
-    players = [player_name(p) for p in players if p.strip()]
-    if not 2 <= len(players) <= 6:
+    # The set-up form sends a field per seat; a blank one is a seat nobody took, and the
+    # players close up round it. A refusal names the seat as the form numbers it.
+    seats = {seat: seated(seat, p) for seat, p in enumerate(players, 1) if p.strip()}
+    if not 2 <= len(seats) <= 6:
         raise PayloadError(_("A game needs 2 to 6 players."))
-    twice = repeated(players)
+    twice = repeated(seats)
     if twice is not None:
-        raise PayloadError(_("Two players are called %(name)s: tell them apart (Ann B., "
-                             "Ann K.).", name=twice))
+        first, second = twice
+        raise PayloadError(_("Seats %(first)s and %(second)s are both called %(name)s: tell "
+                             "them apart (Ann B., Ann K.).", first=first, second=second,
+                             name=seats[second]))
     # the game the set-up page saw at the table: refused if another device started one since
     replaces = data.get("replaces", UNSAID)
     if "replaces" in data and replaces is not None and not (is_whole(replaces)
                                                             and replaces > 0):
         raise PayloadError(_("replaces must be the id of the game at the table, or null"))
-    return answer(games().create(players, colours_of(data), replaces), 201)
+    return answer(games().create(list(seats.values()), colours_of(data), replaces), 201)
 
 
-def repeated(players: list[str]) -> str | None:
-    """The first name two seats share, case and spacing aside: the player history keys
-    players so (:func:`webui.history.name_key`) and would count the two as one."""
-    seen: set[str] = set()
-    for name in players:
+def seated(seat: int, name: str) -> str:
+    """``name`` as a player's name (:func:`player_name`), refused with its seat: "a name has
+    1 to 40 characters" left players to find which of six fields was meant."""
+    try:
+        return player_name(name)
+    except PayloadError as error:
+        raise PayloadError(_("Seat %(n)s: %(why)s", n=seat, why=str(error)), error.code) from None
+
+
+def repeated(seats: dict[int, str]) -> tuple[int, int] | None:
+    """The first two seats that share a name, case and spacing aside: the player history
+    keys players so (:func:`webui.history.name_key`) and would count the two as one."""
+    seen: dict[str, int] = {}
+    for seat, name in seats.items():
         key = name_key(name)
         if key in seen:
-            return name
-        seen.add(key)
+            return seen[key], seat
+        seen[key] = seat
     return None
 
 

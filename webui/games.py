@@ -532,12 +532,17 @@ class Games:
     def _queue_changed(self, game: Game, laid_since: bool = False) -> None:
         """Tell the tracker the game as it now stands, offer again (first) the tiles it still
         sees that the game lost, and re-judge the move now shown against the game. Waiting
-        tiles on cells the game now holds (a Redo) leave the queue. ``laid_since``: the tiles
-        the game does not hold were laid after the moves waiting (while a game stood ended
-        by mistake), so they are offered after them."""
+        tiles on cells the game now holds (a Redo) leave the queue, and tiles set aside there
+        are aside no longer: a turn removed, its tiles then called "not a move" and the turn
+        put back with Redo, was listed as set aside, "not part of the game", beside its own
+        score. ``laid_since``: the tiles the game does not hold were laid after the moves
+        waiting (while a game stood ended by mistake), so they are offered after them."""
         taken = {(x, y) for x, y, _ in game.waiting_tiles() if (x, y) in game.table.board}
         if taken:  # a Redo or an edit put them in the game: they wait no longer
             game.queue = without(game.queue, taken, game.table)
+        held = sorted(cell for cell in game.ignored if cell in game.table.board)
+        if held:  # nor are they set aside (logged, so a restart does not set them aside again)
+            self._log_side(game, Event.RESTORE, {"cells": [list(cell) for cell in held]})
         if self.on_board is not None and game.row.id == self.current_id():
             again = self.on_board(game)
             if not game.table.ended:

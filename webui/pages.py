@@ -206,6 +206,17 @@ def host_joins(response):
     return response
 
 
+@bp.after_app_request
+def never_stored(response):
+    """Pages are drawn from the game as it is now, and never kept by the browser: Back
+    showed a kept copy without asking the server, so the tablet view of the game that a New
+    game had replaced opened as it was, and an Undo tapped before its stream said so took a
+    turn out of that old game, with no Redo on the page it then moved to."""
+    if response.mimetype == "text/html":
+        response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 @bp.app_context_processor
 def common() -> dict[str, Any]:
     """What every template (error pages included) may use."""
@@ -327,14 +338,20 @@ def colour_sets() -> list[tuple[str, ...]]:
 
 @bp.get("/games")
 def archive():
-    """Every game with a turn in it (an empty game only while it is at the table)."""
+    """Every game with a turn in it (an empty game only while it is at the table).
+
+    ``resumable``: some game here may be resumed, the page's one change, so a device that
+    has not joined (or was put out by a New PIN) is offered the PIN box: it saw no Resume
+    button and no way to join."""
+    current = games().current_id()
     rows = []
     for row in games().rows():
         game = games().get(row.id)
-        if game.table.turns or row.id == games().current_id():
+        if game.table.turns or row.id == current:
             rows.append((row, game.table, summary(game.table)))
-    return render_template("games.html", view="games", rows=rows,
-                           current_id=games().current_id(), **context(None))
+    resumable = any(not table.ended and row.id != current for row, table, _won in rows)
+    return render_template("games.html", view="games", rows=rows, current_id=current,
+                           resumable=resumable, **context(None))
 
 
 @bp.get("/games/<int:game_id>/<view>")

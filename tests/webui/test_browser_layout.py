@@ -736,6 +736,48 @@ def test_two_tablets_saying_yes_to_one_undo_take_back_one_turn(live, open_page):
     expect(second.locator(".turns li")).to_have_count(len(TURNS))
 
 
+@pytest.mark.parametrize("action, index, edited", [
+    ("undo", 5, tiles((0, 4, "PCi"))),
+    ("void", 0, tiles((0, 0, "RCi"), (1, 0, "RSq"), (2, 0, "RSt"))),
+])
+def test_an_undo_or_remove_question_closes_once_another_device_edits_that_turn(
+        live, open_page, action, index, edited):
+    """Answered Yes after another tablet had saved an edit of the turn asked about, its Redo
+    put the turn back as it stood before that edit: the other tablet's fix was lost."""
+    from playwright.sync_api import expect
+
+    game = live.game()
+    page = open_page("tablet", f"{live.base}/games/{game}/tablet")
+    page.click(f"[data-action={action}][data-index='{index}']")
+    expect(page.locator("#ask-dialog")).to_contain_text(f"turn {index + 1}")
+    live.games.edit(game, index, _turn_json(Place(edited)))
+    expect(page.locator("#ask-dialog")).to_be_hidden()
+    expect(page.locator("#toast")).to_contain_text("The turns changed on another device")
+    expect(page.locator("#notice")).to_be_hidden()
+    assert live.games.get(game).table.turns[index].turn == Place(edited)
+
+
+def test_back_to_a_game_the_table_left_opens_the_game_at_the_table(live, open_page):
+    """Back showed the browser's kept copy of a game's tablet view after a new game had
+    taken the table; until its stream said so, an Undo tapped there took a turn out of the
+    old game, and the page then moved to the new one, which offered no Redo."""
+    import re
+
+    from playwright.sync_api import expect
+
+    old = live.game()
+    page = open_page("tablet", f"{live.base}/games/{old}/tablet")
+    new = live.games.create(("Cat", "Dan"), live.app.config["COLOURS"]).row.id
+    page.wait_for_url(f"**/games/{new}/tablet")  # it followed the table, through its stream
+    # a phone whose stream is slow to come back: only the server can say where the table is
+    page.add_init_script("window.EventSource = class { static CLOSED = 2; readyState = 0; "
+                         "addEventListener() {} close() {} };")
+    page.go_back()
+    expect(page).to_have_url(re.compile(f"/games/{new}/tablet$"))
+    assert page.get_attribute("body", "data-game") == str(new)
+    assert len(live.games.get(old).table.turns) == len(TURNS)
+
+
 @pytest.mark.parametrize("size, scrolled", [("tablet", False), ("phone", True)])
 def test_the_redo_notice_hides_nothing_that_was_in_view(live, open_page, size, scrolled):
     """The Undo notice floats above the Confirm bar for 20 seconds: the page moves up by its
@@ -1044,8 +1086,26 @@ def test_the_setup_form_refuses_one_name_twice(live, open_page):
     for i, name in enumerate(("Ann", "ANN")):
         setup.fill(f"input[name=player] >> nth={i}", name)
     setup.click("[data-setup] button[type=submit]")
-    expect(setup.locator("#toast")).to_contain_text("Two players are called ANN")
+    expect(setup.locator("#toast")).to_contain_text("Seats 1 and 2 are both called ANN")
     assert live.games.rows() == [] and setup.url.endswith("/setup")
+
+
+def test_the_setup_form_closes_up_a_blank_seat_and_names_a_wrong_one(live, open_page):
+    """A blank seat 2 with seat 3 filled was stopped by the browser's own "Please fill out
+    this field", in the browser's language. The players close up round the blank seat, as
+    they sit, and a name refused is said with its seat, as the form numbers it."""
+    from playwright.sync_api import expect
+
+    setup = open_page("tablet", f"{live.base}/setup")
+    setup.fill("input[name=player] >> nth=0", "Ann")
+    setup.fill("input[name=player] >> nth=2", "C" * (MAX_NAME + 1))
+    setup.click("[data-setup] button[type=submit]")
+    expect(setup.locator("#toast")).to_contain_text(f"Seat 3: A player's name has 1 to {MAX_NAME}")
+    assert live.games.rows() == []
+    setup.fill("input[name=player] >> nth=2", "Cy")
+    setup.click("[data-setup] button[type=submit]")
+    setup.wait_for_url("**/games/*/tablet")
+    assert [row.players for row in live.games.rows()] == [("Ann", "Cy")]
 
 
 def test_the_table_is_right_asks_before_it_changes_confirmed_turns(live, open_page):

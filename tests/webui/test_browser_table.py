@@ -293,3 +293,30 @@ def test_a_tablet_put_out_by_a_new_pin_gets_the_pin_box_back(browser, servers):
     phone.click("[data-action=confirm]")
     expect(phone.locator(".turns li")).to_have_count(1)
     assert SCRIPT_ERRORS == []
+
+
+def test_a_tv_put_out_by_a_new_pin_asks_for_it_where_its_qr_code_was(browser, servers):
+    """A TV on the LAN (not the laptop) that joined, then was put out by a New PIN made on
+    another device: reloaded, it showed no QR code and no PIN box, so nobody could join from
+    it again. It asks for the PIN in its footer, still on one screen, and with the new PIN
+    shows the QR code and PIN again."""
+    from playwright.sync_api import expect
+
+    server = servers("none", options=("--allow-host", LAN_NAME))
+    server.api("POST", "/api/games", {"players": ["Ann", "Bob"]})
+    tv = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    tv.on("pageerror", lambda error: SCRIPT_ERRORS.append(str(error)))
+    tv.goto(f"http://{LAN_NAME}:{server.port}/join?t={server.token}")
+    tv.wait_for_url("**/games/*/tablet")
+    tv.goto(f"http://{LAN_NAME}:{server.port}/table")
+    expect(tv.locator("[data-pin]")).to_be_visible()
+    pin = server.api("POST", "/api/auth/rotate")["pin"]
+    tv.reload()
+    form = tv.locator(".tv-foot form[data-join]")
+    expect(form).to_be_visible()
+    assert tv.evaluate("document.scrollingElement.scrollHeight") <= 720  # never scrolled
+    form.locator("input[name=pin]").fill(pin)
+    form.locator("button[type=submit]").click()
+    expect(tv.locator(".tv-foot [data-pin]")).to_have_text(pin)
+    expect(tv.locator(".tv-foot .qr svg")).to_be_visible()
+    assert SCRIPT_ERRORS == []

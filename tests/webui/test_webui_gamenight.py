@@ -370,6 +370,24 @@ def test_a_redo_sent_twice_puts_the_turn_back_once(table):
     assert [t["kind"] for t in turns] == ["place", "exchange"]
 
 
+def test_a_turn_put_back_by_redo_is_no_longer_set_aside(table):
+    """Undo, the camera offering the tiles again, "Not a move" on another tablet, then the
+    first tablet's Redo: the turn was back and scored, and its tiles were still listed as
+    set aside, "not part of the game" (after a restart too)."""
+    game = table.new_game()
+    table.place(game, ROW)
+    table.post(f"/api/games/{game}/undo", {"index": 0})
+    games = table.app.extensions["qwirkle_games"]
+    games.detected([(t["x"], t["y"], Tile(t["colour"], t["shape"])) for t in ROW], True, (), [])
+    aside = table.post(f"/api/games/{game}/pending/dismiss").json
+    assert len(aside["ignored"]) == 3
+    redo = {"index": 0, "turn": {"kind": "place", "tiles": ROW}, "turns": 0}
+    state = table.post(f"/api/games/{game}/redo", redo).json
+    assert len(state["turns"]) == 1 and state["ignored"] == []
+    again = Table(make_app(table.app.config["DB_PATH"]))  # the server restarted
+    assert again.client.get(f"/api/games/{game}/state").json["ignored"] == []
+
+
 def test_the_table_is_right_refused_for_a_turn_it_would_break_says_what_to_do(table):
     """The camera misses the middle of the first turn's row, which the second turn was laid
     on: taking it off the game would leave that turn unjoined, so "the table is right" is

@@ -84,7 +84,22 @@ def test_names_keep_their_direction_marks_and_a_repeat_is_named(table):
     names = [p["name"] for p in table.client.get(f"/api/games/{game}/state").json["players"]]
     assert names == ["\u200fمريم", "Ann\u200e", "Zoë"]
     twice = table.post("/api/games", {"players": ["Ann", "Bob", "BOB"]}).json["error"]
-    assert "Two players are called BOB" in twice
+    assert "Seats 2 and 3 are both called BOB" in twice
+
+
+def test_a_refused_name_names_its_seat_as_the_setup_form_numbers_it(table):
+    """The set-up form sends a field per seat, blank ones too. "A player's name has 1 to 40
+    characters" left players to find which of six fields was meant: each refusal names the
+    seat, counting the blank ones, which the players close up round once the names pass."""
+    long = table.post("/api/games", {"players": ["Ann", "", "C" * 41]}).json["error"]
+    assert long == "Seat 3: A player's name has 1 to 40 characters."
+    blank = table.post("/api/games", {"players": ["Ann", "\u200b"]}).json["error"]
+    assert blank.startswith("Seat 2: A player's name needs a letter")
+    twice = table.post("/api/games", {"players": ["Ann", " ", "Bob", "", "ANN"]}).json["error"]
+    assert twice.startswith("Seats 1 and 5 are both called ANN: tell them apart")
+    game = table.new_game(["Ann", "", "Cy"])
+    names = [p["name"] for p in table.client.get(f"/api/games/{game}/state").json["players"]]
+    assert names == ["Ann", "Cy"]
 
 
 def test_a_name_with_an_invisible_character_is_the_same_player(table):

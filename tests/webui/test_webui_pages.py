@@ -392,3 +392,42 @@ def test_every_seats_colour_carries_ink_that_reads_across_a_room(table):
         table.post(f"/api/games/{game}/turns", {"kind": "exchange", "count": 1})
     banner = table.client.get(f"/games/{game}/table").text.split('class="banner"', 1)[1]
     assert "--seat: #e69f00; --seat-ink: #1a1a1a" in banner  # the fifth seat's turn
+
+
+def test_an_ended_games_sheet_gives_every_seat_its_bonus(table):
+    """Once the game has ended, the bonus row holds a number in every seat's column, 0 for
+    those who did not go out: a blank cell among the scores read as a bonus not yet known."""
+    game = table.new_game(["Ann", "Bob"])
+    table.place(game, ROW)
+    assert '<th scope="row">Bonus</th>' not in table.client.get(f"/games/{game}/part/sheet").text
+    table.post(f"/api/games/{game}/finish", {"went_out": None})
+    sheet = table.client.get(f"/games/{game}/sheet").text
+    assert '<th scope="row">Bonus</th><td>0</td><td>0</td></tr>' in sheet
+
+
+def test_a_device_put_out_by_a_new_pin_is_asked_for_it_on_the_tv_and_the_archive(table):
+    """A New PIN made on another device puts every other device out. Reloaded, the TV view
+    showed neither its QR code nor a PIN box, and the archive neither Resume nor a PIN box:
+    the way back in was on the tablet page alone. The TV asks for the PIN where the QR code
+    goes; the archive while a game in it may be resumed, its one change."""
+    older = table.new_game(["Ann", "Bob"])
+    table.place(older, ROW)
+    at_table = table.new_game(["Cy", "Di"])
+    device = table.app.test_client()
+    device.environ_base["REMOTE_ADDR"] = "192.168.1.77"
+    keys = table.app.extensions["qwirkle_keys"]
+    assert device.post("/api/join", json={"pin": keys.pin}).status_code == 200
+    assert "data-join" not in device.get(f"/games/{at_table}/table").text
+    assert 'data-action="resume"' in device.get("/games").text
+    table.headers["X-CSRF-Token"] = table.post("/api/auth/rotate").json["csrf"]
+    tv = device.get(f"/games/{at_table}/table").text
+    assert "data-join" in tv.split('class="tv-foot"')[1] and keys.pin not in tv
+    archive = device.get("/games").text
+    assert "data-join" in archive and 'data-action="resume"' not in archive
+    assert device.post("/api/join", json={"pin": keys.pin}).status_code == 200
+    tv = device.get(f"/games/{at_table}/table").text
+    assert "data-join" not in tv and f"<p class=\"pin\" data-pin>{keys.pin}</p>" in tv
+    assert table.post(f"/api/games/{older}/finish", {"went_out": None}).status_code == 200
+    stranger = table.app.test_client()
+    stranger.environ_base["REMOTE_ADDR"] = "192.168.1.78"
+    assert "data-join" not in stranger.get("/games").text  # nothing left to resume

@@ -512,12 +512,13 @@ function drawEditTiles() {
   });
 }
 
-// The edit is stale once the turns changed (the server refuses it), this turn did (it
-// would overwrite what another device just saved), or the game ended (its turns are final
-// there; Play on opens them again).
+// An edit, or the question before Undo or Remove, is stale once the turns changed (the
+// server refuses it), this turn did (an edit would overwrite what another device just
+// saved; a Redo after Undo or Remove would put the turn back as it was before that save),
+// or the game ended (its turns are final there; Play on opens them again).
 const turnWas = (turn) => (turn ? `${turn.kind} ${turn.count} ${tileItems(turn.tiles)}` : "");
 
-function editMovedOn(index, turns, turn) {
+function turnMovedOn(index, turns, turn) {
   const was = turnWas(turn);
   const byCount = turnsMovedOn(turns, true);
   return (data) => byCount(data) || (turnWas(data.turns[index]) === was ? null : "stale_turns");
@@ -544,7 +545,7 @@ function openEdit(index, now) {
   const turn = state.turns[index];
   editing = { index, turns: state.turns.length,
     tiles: turn.kind === "place" ? turn.tiles.map((t) => ({ ...t })) : [],
-    staleWhen: editMovedOn(index, state.turns.length, turn) };
+    staleWhen: turnMovedOn(index, state.turns.length, turn) };
   drawEditTiles();
   const name = state.players[turn.player].name;
   editDialog.querySelector("[data-edit-title]").textContent = fmt("edit_title", { n: index + 1, name });
@@ -605,12 +606,14 @@ async function saveEdit(turn) {
 
 // Undo and Remove take a turn away after an in-page question, then offer Redo. Both say
 // which turns the question was about: if another device took one back or added one
-// meanwhile, the server refuses rather than take back a turn nobody was asked about.
+// meanwhile, the server refuses rather than take back a turn nobody was asked about. The
+// question closes too once another device edits that turn: answered Yes, its Redo put the
+// turn back as it was asked about, and that edit was lost.
 async function takeBack(index, question, done) {
   const turn = state.turns[index];
   const turns = state.turns.length;
   const values = { n: index + 1, name: state.players[turn.player].name };
-  if (!(await ask(fmt(question, values), turnsMovedOn(turns)))) return;
+  if (!(await ask(fmt(question, values), turnMovedOn(index, turns, turn)))) return;
   const sent = done === "undone"
     ? send("POST", api("/undo"), { index })
     : send("DELETE", api(`/turns/${index}`), { turns });
@@ -853,8 +856,9 @@ if (setupForm) {
     }
   });
   const startGame = async () => {
-    const players = Array.from(setupForm.querySelectorAll("[name=player]"), (i) => i.value.trim())
-      .filter(Boolean);
+    // Every seat's field, blank ones too: the server closes the gaps, and names the seat of
+    // a name it refuses as this form numbers it.
+    const players = Array.from(setupForm.querySelectorAll("[name=player]"), (i) => i.value);
     const colours = chosenColours();
     const watch = setupForm.querySelector("[name=watch]").checked;
     if (!(await send("POST", "/api/options", { qwirkle_watch: watch }))) return;
