@@ -57,6 +57,19 @@ def test_two_groups_read_as_one_colour_are_split_the_way_the_network_leans():
     assert np.allclose(purple, colour_p[:, ::-1])
 
 
+def test_a_group_the_network_gives_its_colour_a_little_is_split_and_hardly_at_all_is_not():
+    # teal greens that the network gives green at 0.05-0.09, beside sky blues it gives 0.005
+    features, colour_p, tile_p = _frame(
+        [TEAL, TEAL, TEAL, SKY, SKY, SKY],
+        [[0.06, 0.94], [0.05, 0.95], [0.09, 0.91], [0.005, 0.995], [0.004, 0.996],
+         [0.006, 0.994]])
+    split = split_shared(features, colour_p, tile_p > 0.5, ("green", "blue"))
+    assert (split.argmax(axis=1) == [0, 0, 0, 1, 1, 1]).all()
+    # the same lean a hundred times fainter (a dim warm lamp's greens, given blue at 0.005)
+    faint = np.column_stack([colour_p[:, 0] / 100, 1 - colour_p[:, 0] / 100])
+    assert np.allclose(split_shared(features, faint, tile_p > 0.5, ("green", "blue")), faint)
+
+
 def test_a_group_lying_away_from_the_colour_it_leans_to_is_not_split():
     # reds in two groups, some towards purple: the network's lean to orange for them is noise
     features, colour_p, tile_p = _frame(
