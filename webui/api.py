@@ -250,10 +250,16 @@ def play(game_id: int):
 @bp.put("/games/<int:game_id>/turns/<int:index>")
 @needs_token
 def replace(game_id: int, index: int):
-    """Put a corrected turn in place of turn ``index``; ``"turns": n`` beside the turn, the
-    turns the tablet showed when the edit began, makes the server refuse (409) when another
-    device changed them since."""
-    return answer(games().edit(game_id, index, body(), seen_turns("turns")))
+    """Put a corrected turn in place of turn ``index``. ``"was": {...}`` beside the turn,
+    turn ``index`` as the tablet showed it when the edit began, makes the server refuse
+    (409) when another device changed that turn since, whatever became of the others;
+    without it, ``"turns": n``, the turns the tablet showed then, refuses the edit when
+    any of them changed."""
+    was = body().get("was")
+    if was is not None and not isinstance(was, dict):
+        raise PayloadError(_("was must be the turn as it was when the edit began, as "
+                             "{\"kind\": ...}"))
+    return answer(games().edit(game_id, index, body(), seen_turns("turns"), was))
 
 
 @bp.put("/games/<int:game_id>/start")

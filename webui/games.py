@@ -32,7 +32,7 @@ from engine.board import Board, Cell, Placed
 from engine.boardgame import start_diagonals
 from engine.refusals import Illegal, Refusal
 from engine.rules import IllegalMove
-from engine.table import Place, TableGame, TurnRecord
+from engine.table import Place, TableGame, Turn, TurnRecord
 from engine.tiles import COLOURS, Tile
 from vision.adapt import SetAdapter
 from vision.doubts import Doubt
@@ -274,6 +274,12 @@ def apply_event(table: TableGame, kind: Event, payload: dict[str, Any]) -> Table
     raise PayloadError(_l("unknown action %(kind)s", kind=kind))
 
 
+def _played(turn: Turn) -> Turn:
+    """``turn`` with a placement's tiles in cell order: two turns that lay the same tiles
+    are the same turn, in whatever order each lists them."""
+    return Place(tuple(sorted(turn.tiles))) if isinstance(turn, Place) else turn
+
+
 def _index(table: TableGame, index: object) -> int:
     if not is_whole(index) or not 0 <= index < len(table.turns):
         raise PayloadError(_l("no turn number %(index)s", index=index))
@@ -462,14 +468,26 @@ class Games:
             self._unchanged(turns, seen)
             return self.act(game_id, Event.VOID, {"index": turns - 1 if index is None else index})
 
-    def edit(self, game_id: int, index: int, turn_body: object, seen: int | None = None) -> Game:
+    def edit(self, game_id: int, index: int, turn_body: object, seen: int | None = None,
+             was: object = None) -> Game:
         """Put ``turn_body`` (a turn as sent) in place of turn ``index``. ``seen`` as for
         :meth:`take_back`: an edit dialog left open while another tablet removed an earlier
-        turn would otherwise rewrite the turn that moved into its place."""
+        turn would otherwise rewrite the turn that moved into its place.
+
+        ``was``, turn ``index`` as sent when the edit began, stands in for ``seen``: the
+        edit is refused only when that turn is no longer there as it was (see
+        :meth:`_still_there`). Counting the turns refused the fixes of an old turn whenever
+        a turn was confirmed meanwhile, as at a busy table one always is; and two tablets
+        saving edits of one turn both passed, the later silently undoing the earlier."""
         turn = self._sent_turn(game_id, turn_body)
+        began = None if was is None else parse_turn(was, self.get(game_id).table.colours)
         with self._lock:
-            game = self._act_as_seen(game_id, seen, Event.REPLACE,
-                                     {"index": index, "turn": turn})
+            if began is None:
+                game = self._act_as_seen(game_id, seen, Event.REPLACE,
+                                         {"index": index, "turn": turn})
+            else:
+                self._still_there(self.get(game_id).table, index, began)
+                game = self.act(game_id, Event.REPLACE, {"index": index, "turn": turn})
             if self._overrule(game, parse_tiles(turn["tiles"]) if "tiles" in turn else ()):
                 self._queue_changed(game)  # the camera learns the players' word
             return game
@@ -521,6 +539,18 @@ class Games:
         with self._lock:
             self._unchanged(len(self.get(game_id).table.turns), seen)
             return self.act(game_id, kind, payload)
+
+    @staticmethod
+    def _still_there(table: TableGame, index: int, began: Turn) -> None:
+        """Refuse (409) unless turn ``index`` is still the turn ``began`` (a placement's
+        tiles in any order): another device edited or removed it, or removed a turn before
+        it, moving another turn into its place (a turn that is its like in every way, an
+        exchange of as many tiles or a pass, then stands for it: nothing tells them apart).
+        Turns added or taken back after it change nothing of it."""
+        if not 0 <= index < len(table.turns) or _played(table.turns[index].turn) != _played(began):
+            raise Conflict(_l("Turn %(n)s is no longer as it was when the edit began: another "
+                              "device changed or removed it, or a turn before it. Look at it "
+                              "again.", n=index + 1), "turn_changed")
 
     @staticmethod
     def _unchanged(turns: int, seen: int | None) -> None:

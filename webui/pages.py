@@ -142,6 +142,9 @@ def js_strings() -> dict[str, str]:
         "ask_pin": _("Make a new PIN and QR code? The old ones stop working, and every other "
                      "device that joined must join again."),
         "ask_play_on": _("Take back the end of the game and play on?"),
+        "ask_resume": _("Resume this game? The TV and every tablet switch to it. Clear the "
+                        "table first, or lay out this game's tiles: the camera offers any "
+                        "tile on the table that this game lacks as a move in it."),
         # A count with a label, not in a sentence: the script cannot pick plural forms.
         "ask_accept": _("Make the game match the camera? Tiles that change: %(n)s. The turns "
                         "that placed them are scored again."),
@@ -157,6 +160,9 @@ def js_strings() -> dict[str, str]:
                            "or read again by the camera): look at it again."),
         "stale_turns": _("The turns changed on another device meanwhile, so nothing was "
                          "changed here: look at them again."),
+        "stale_turn": _("This turn was changed or removed on another device meanwhile (or "
+                        "a turn before it was), so nothing was changed here: look at it "
+                        "again."),
         "stale_ended": _("The game was ended on another device meanwhile."),
         "stale_arrived": _("A move came in meanwhile: look at it first."),
         "stale_played_on": _("The end was already taken back on another device: play goes "

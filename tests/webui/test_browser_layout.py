@@ -605,6 +605,7 @@ def test_winner_moment_on_every_screen_and_the_archive(live, open_page):
     expect(archive.locator(f"[data-game-row='{game}']")).to_contain_text(
         f"A tie: {PLAYERS[1]}, {PLAYERS[5]}.")
     archive.click(f"{unfinished_row} [data-action=resume]")
+    archive.click("#ask-dialog [data-ask-yes]")  # asked first: test_resume_asks_first_...
     archive.wait_for_url(f"**/games/{unfinished}/tablet")
     expect(archive.locator(".turns li")).to_have_count(2)
 
@@ -963,7 +964,7 @@ def test_a_second_tablet_starting_a_game_a_moment_later_is_told_first(live, open
 def test_the_fix_dialog_closes_once_another_device_acts_on_its_move(live, open_page):
     """The move this tablet is fixing is confirmed, set aside or fixed on another device:
     the dialog closes and says which, where its fix was then refused ("there is no move
-    waiting for confirmation"). So does the edit dialog once the turns change."""
+    waiting for confirmation"). So does the edit dialog once its turn changes."""
     from playwright.sync_api import expect
 
     game = live.game()
@@ -990,10 +991,49 @@ def test_the_fix_dialog_closes_once_another_device_acts_on_its_move(live, open_p
     page.click("[data-action=edit][data-index='0']")
     page.click("#edit-dialog [data-edit-fix='0']")  # the fix dialog over the edit dialog
     expect(dialog).to_be_visible()
-    live.games.take_back(game)
+    live.games.edit(game, 0, _turn_json(Place(tiles((0, 0, "RCi"), (1, 0, "RSq"),
+                                                    (2, 0, "RSt")))))
     expect(page.locator("#edit-dialog")).to_be_hidden()
     expect(dialog).to_be_hidden()
-    expect(toast).to_contain_text("The turns changed on another device")
+    expect(toast).to_contain_text("This turn was changed or removed on another device")
+
+
+def test_an_edit_keeps_its_fixes_while_other_turns_come_and_goes_once_its_turn_changes(
+        live, open_page):
+    """At a busy table another tablet confirms a move every minute: the edit dialog of an
+    old turn closed each time, and the fixes made in it were lost. It stays open, saves,
+    and its Undo stays offered while other turns come and go; it closes once another device
+    changes its own turn (its save would undo that change)."""
+    from playwright.sync_api import expect
+
+    game = live.game()
+    page = open_page("tablet", f"{live.base}/games/{game}/tablet")
+    edit = page.locator("#edit-dialog")
+    page.click(".turns li[data-turn='0'] [data-action=edit]")
+    edit.locator("[data-edit-fix='2']").click()  # the red diamond was a red star
+    page.click("#fix-dialog [data-pick-shape='star']")
+    page.click("#fix-dialog [data-fix-use]")
+    expect(edit.locator("[data-edit-now]")).to_contain_text("Once saved: 3 tiles")
+    live.games.confirm(game)  # on another tablet
+    expect(page.locator(".turns li")).to_have_count(len(TURNS) + 1)
+    expect(edit).to_be_visible()
+    edit.locator("[data-action=save-edit]").click()
+    expect(page.locator("#notice")).to_contain_text("Changed: turn 1")
+    fixed = live.games.get(game).table.turns[0].turn
+    assert fixed == Place(tiles((0, 0, "RCi"), (1, 0, "RSq"), (2, 0, "RSt")))
+    live.games.play(game, {"kind": "exchange", "count": 2})  # on another tablet
+    expect(page.locator(".turns li")).to_have_count(len(TURNS) + 2)
+    page.click("#notice [data-action=redo]")  # the edit's Undo
+    expect(page.locator("#notice")).to_be_hidden()
+    expect(page.locator(".turns li[data-turn='0'] .what use[href='#s-diamond']")).to_have_count(1)
+    assert live.games.get(game).table.turns[0].turn == TURNS[0]
+    assert len(live.games.get(game).table.turns) == len(TURNS) + 2
+
+    page.click(".turns li[data-turn='0'] [data-action=edit]")
+    live.games.edit(game, 0, _turn_json(Place(tiles((0, 0, "RCi"), (1, 0, "RSq"),
+                                                    (2, 0, "RSt")))))  # another tablet's edit
+    expect(edit).to_be_hidden()
+    expect(page.locator("#toast")).to_contain_text("This turn was changed or removed on another")
 
 
 def test_the_end_dialog_and_play_on_close_once_another_device_did_it(live, open_page):
@@ -1019,6 +1059,51 @@ def test_an_open_edit_dialog_closes_when_another_device_ends_the_game(live, open
     page = open_page("tablet", f"{live.base}/games/{game}/tablet")
     page.click("[data-action=edit][data-index='0']")
     _closes_when_ended_elsewhere(live, page, game, "#edit-dialog")
+
+
+@pytest.mark.parametrize("action", ["undo", "edit"])
+def test_redo_and_an_edits_undo_go_once_another_device_ends_the_game(live, open_page, action):
+    """Still on screen after the game ended elsewhere, the notice's Redo (or an edit's Undo)
+    was refused when tapped: "the game is over"."""
+    from playwright.sync_api import expect
+
+    game = live.game()
+    page = open_page("tablet", f"{live.base}/games/{game}/tablet")
+    if action == "undo":
+        page.click("[data-action=undo]")
+        page.click("#ask-dialog [data-ask-yes]")
+    else:
+        page.click(".turns li[data-turn='2'] [data-action=edit]")
+        page.click("#edit-dialog [data-action=edit-exchange][data-count='1']")
+    expect(page.locator("#notice")).to_be_visible()
+    live.games.act(game, "finish", {"went_out": None})
+    expect(page.locator("[data-winner]")).to_be_visible()
+    expect(page.locator("#notice")).to_be_hidden()
+    page.reload()  # nor is it offered again for the rest of its seconds
+    expect(page.locator("[data-winner]")).to_be_visible()
+    expect(page.locator("#notice")).to_be_hidden()
+
+
+def test_resume_asks_first_and_says_what_it_does(live, open_page):
+    """One tap on Resume moved the TV and every tablet to an old game, and with a camera
+    the tiles on the table were then offered as a move in it: it asks first, in the page."""
+    from playwright.sync_api import expect
+
+    old = live.game()
+    now = live.game(players=("Cat", "Dan"))
+    page = open_page("tablet", f"{live.base}/games")
+    resume = page.locator(f"[data-game-row='{old}'] [data-action=resume]")
+    resume.click()
+    ask = page.locator("#ask-dialog")
+    expect(ask).to_contain_text("The TV and every tablet switch to it")
+    expect(ask).to_contain_text("the camera offers any tile on the table")
+    ask.locator("button[value=no]").click()
+    expect(ask).to_be_hidden()
+    assert live.games.current_id() == now and page.url == f"{live.base}/games"
+    resume.click()
+    ask.locator("[data-ask-yes]").click()
+    page.wait_for_url(f"**/games/{old}/tablet")
+    assert live.games.current_id() == old
 
 
 def _closes_when_ended_elsewhere(live, page, game: int, dialog: str) -> None:

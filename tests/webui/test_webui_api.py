@@ -451,6 +451,77 @@ def test_an_edit_begun_before_another_tablet_removed_a_turn_changes_nothing(tabl
     assert fresh.status_code == 200 and fresh.json["turns"][1]["count"] == 5
 
 
+FOUR = [{"x": -1, "y": 0, "colour": "red", "shape": "diamond"}] + ROW
+"""Turn 0 as Ann really laid it: the red row with a diamond before it, worth 4."""
+
+
+def test_an_edit_naming_its_turn_is_saved_though_turns_came_meanwhile(table, game):
+    """At a busy table a turn is confirmed every minute: an edit that names the turn it
+    began from ("was") is saved while that turn is unchanged, and every later turn, those
+    confirmed meanwhile too, is scored again. Naming only the count of turns, it is refused
+    as before."""
+    began = table.place(game, ROW)["turns"][0]
+    table.place(game, [{"x": 3, "y": 0, "colour": "red", "shape": "square"}])
+    exchanges(table, game, 1)
+    counted = table.put(f"/api/games/{game}/turns/0", {"kind": "place", "tiles": FOUR,
+                                                      "turns": 1})
+    assert counted.status_code == 409 and counted.json["reason_code"] == "turns_changed"
+    # the tiles in another order than the state lists them: the same turn
+    was = dict(began, tiles=began["tiles"][::-1])
+    saved = table.put(f"/api/games/{game}/turns/0", {"kind": "place", "tiles": FOUR,
+                                                    "was": was, "turns": 1})
+    assert saved.status_code == 200
+    assert [t["score"] for t in saved.json["turns"]] == [4, 5, 0]
+    # an edit that would break a later turn is refused as ever
+    broken = table.put(f"/api/games/{game}/turns/0", {"kind": "place", "tiles": ROW[:2],
+                                                     "was": saved.json["turns"][0]})
+    assert broken.status_code == 409 and broken.json["reason_code"] == "breaks_later_turn"
+
+
+def test_of_two_tablets_editing_one_turn_the_later_save_is_refused(table, game):
+    """Both tablets opened "Edit turn 1" before either saved (within the live stream's
+    delay): the second save named the turn as it was before the first, and silently undid
+    it. Now it is refused, and says why."""
+    began = table.place(game, ROW)["turns"][0]
+    table.place(game, [{"x": 3, "y": 0, "colour": "red", "shape": "square"}])
+    first = table.put(f"/api/games/{game}/turns/0", {"kind": "place", "tiles": FOUR,
+                                                    "was": began})
+    assert first.status_code == 200
+    fix = [dict(ROW[0], shape="square"), *ROW[1:]]
+    second = table.put(f"/api/games/{game}/turns/0", {"kind": "place", "tiles": fix,
+                                                     "was": began})
+    assert second.status_code == 409 and second.json["reason_code"] == "turn_changed"
+    assert second.json["error"].startswith("Turn 1 is no longer as it was when the edit began")
+    state = table.client.get(f"/api/games/{game}/state").json
+    assert len(state["turns"][0]["tiles"]) == 4 and state["players"][0]["score"] == 4
+
+
+@pytest.mark.parametrize("index", [2, 3])
+def test_an_edit_whose_turn_another_removal_moved_is_refused(table, game, index):
+    """Tablet A opened "Edit turn 3" or "Edit turn 4"; tablet B removed turn 2, so the turn
+    A began from is now at another number, and another turn (or none) at A's: the edit is
+    refused rather than rewrite that one."""
+    table.place(game, ROW)
+    exchanges(table, game, 1)
+    table.post(f"/api/games/{game}/turns", {"kind": "exchange", "count": 2})
+    turns = table.place(game, [{"x": 3, "y": 0, "colour": "red", "shape": "square"}])["turns"]
+    table.delete(f"/api/games/{game}/turns/1")
+    edit = {"kind": "exchange", "count": 1} if index == 2 else {"kind": "pass"}
+    moved = table.put(f"/api/games/{game}/turns/{index}", {**edit, "was": turns[index]})
+    assert moved.status_code == 409 and moved.json["reason_code"] == "turn_changed"
+    after = table.client.get(f"/api/games/{game}/state").json["turns"]
+    assert [t["kind"] for t in after] == ["place", "exchange", "place"]
+
+
+@pytest.mark.parametrize("was", ["place", 3, [], {"kind": "jump"}])
+def test_an_edit_with_a_malformed_was_is_400_and_changes_nothing(table, game, was):
+    table.place(game, ROW)
+    answer = table.put(f"/api/games/{game}/turns/0", {"kind": "place", "tiles": FOUR,
+                                                     "was": was})
+    assert answer.status_code == 400 and answer.json["error"]
+    assert table.client.get(f"/api/games/{game}/state").json["players"][0]["score"] == 3
+
+
 @pytest.mark.parametrize("index", ["3", True, 1.5, [3]])
 def test_undo_with_a_malformed_index_is_400_and_takes_back_nothing(table, game, index):
     exchanges(table, game, 1)

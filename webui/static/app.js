@@ -330,13 +330,15 @@ function refreshParts() {
 // Redo is offered only while the turns are as the undo left them: once another device has
 // confirmed, entered or taken back a turn, the server would refuse it (it might put back a
 // turn entered again meanwhile), so the offer goes rather than fail when tapped. An edit's
-// Undo goes too once another device edits that turn again: it would overwrite that edit.
+// Undo names the turn as edited (see saveEdit): it stays while other turns come and go, and
+// goes once another device changes that turn (it would overwrite that change). Neither is
+// offered once the game ended: tapped, it got "the game is over".
 function redoStillFits(data) {
-  if (!redoTurn || !data.turns || redoTurn.turns === undefined) return;
-  const moved = data.turns.length !== redoTurn.turns;
-  if (moved || (redoTurn.edited && turnWas(data.turns[redoTurn.index]) !== redoTurn.edited)) {
-    clearRedo();
-  }
+  if (!redoTurn || !data.turns) return;
+  const stale = redoTurn.edited
+    ? turnWas(data.turns[redoTurn.index]) !== turnWas(redoTurn.edited)
+    : data.turns.length !== redoTurn.turns;
+  if (stale || data.ended) clearRedo();
 }
 
 function applyState(data) {
@@ -396,6 +398,12 @@ function listen() {
     if (source.readyState === EventSource.CLOSED) setTimeout(listen, 3000);
   };
 }
+
+// Safari may show a page from its back-forward cache as it was left, with its stream
+// closed and its buttons drawn for a game that has moved on: draw it afresh instead.
+window.addEventListener("pageshow", (event) => {
+  if (event.persisted) location.reload();
+});
 
 // A tablet waking up: make sure the stream is alive (it may have been dropped while asleep).
 document.addEventListener("visibilitychange", () => {
@@ -495,7 +503,9 @@ const plainTiles = (tiles) => tiles.map(({ x, y, colour, shape }) => ({ x, y, co
 
 // --- editing a past turn ------------------------------------------------------------------
 const editDialog = document.getElementById("edit-dialog");
-let editing = null;  // {index, tiles, turns}: turns, how many the tablet showed then
+// {index, tiles, was}: was, the turn as the edit began; for the start, {index: "start",
+// tiles, turns}: turns, how many the tablet showed then.
+let editing = null;
 
 function drawEditTiles() {
   const list = editDialog.querySelector("[data-edit-tiles]");
@@ -512,10 +522,9 @@ function drawEditTiles() {
   });
 }
 
-// An edit, or the question before Undo or Remove, is stale once the turns changed (the
-// server refuses it), this turn did (an edit would overwrite what another device just
-// saved; a Redo after Undo or Remove would put the turn back as it was before that save),
-// or the game ended (its turns are final there; Play on opens them again).
+// The question before Undo or Remove is stale once the turns changed (the server refuses
+// it), this turn did (a Redo would put the turn back as it was before another device's
+// edit), or the game ended (its turns are final there; Play on opens them again).
 const turnWas = (turn) => (turn ? `${turn.kind} ${turn.count} ${tileItems(turn.tiles)}` : "");
 
 function turnMovedOn(index, turns, turn) {
@@ -523,6 +532,15 @@ function turnMovedOn(index, turns, turn) {
   const byCount = turnsMovedOn(turns, true);
   return (data) => byCount(data) || (turnWas(data.turns[index]) === was ? null : "stale_turns");
 }
+
+// An edit names the turn it began from (see saveEdit), so turns confirmed or taken back
+// after it leave it open: at a busy table one always is, and the fixes made so far were
+// lost. It is stale once that turn changed or went, or another took its place (a turn
+// before it removed), or the game ended.
+const turnChanged = (index, turn) => (data) => {
+  if (data.ended) return "stale_ended";
+  return turnWas(data.turns[index]) === turnWas(turn) ? null : "stale_turn";
+};
 
 // The board game's start is edited in the same dialog, its tiles' labels only: it is no
 // one's turn, and every turn is judged again with it once saved.
@@ -543,9 +561,9 @@ function openStartEdit() {
 // now: what the turn is, in words, from its Edit button (counted with plural forms there).
 function openEdit(index, now) {
   const turn = state.turns[index];
-  editing = { index, turns: state.turns.length,
+  editing = { index, was: turn,
     tiles: turn.kind === "place" ? turn.tiles.map((t) => ({ ...t })) : [],
-    staleWhen: turnMovedOn(index, state.turns.length, turn) };
+    staleWhen: turnChanged(index, turn) };
   drawEditTiles();
   const name = state.players[turn.player].name;
   editDialog.querySelector("[data-edit-title]").textContent = fmt("edit_title", { n: index + 1, name });
@@ -587,21 +605,21 @@ async function checkEdit() {
 }
 
 // A saved edit offers Undo in the Redo notice: one tap on "Make it an exchange of: 3" took a
-// placement's tiles out of the game, and no edit of an exchange can lay them again.
+// placement's tiles out of the game, and no edit of an exchange can lay them again. Each
+// names the turn it changes as it found it ("was"): the server refuses it once another
+// device changed that turn, where the later of two edits silently undid the earlier.
 async function saveEdit(turn) {
   editDialog.close();
-  const { index, turns } = editing;
+  const { index, turns, was } = editing;
   editing = null;
   if (index === "start") {
     await send("PUT", api("/start"), { tiles: turn.tiles, turns });
     return;
   }
-  const was = state.turns[index];
-  const data = await send("PUT", api(`/turns/${index}`), { ...turn, turns });
+  const data = await send("PUT", api(`/turns/${index}`), { ...turn, was });
   if (!data) return;
   const values = { n: index + 1, name: state.players[was.player].name };
-  window.scrollBy(0, offerRedo(fmt("edited", values),
-    { index, turn: was, turns, edited: turnWas(data.turns[index]) }));
+  window.scrollBy(0, offerRedo(fmt("edited", values), { index, turn: was, edited: data.turns[index] }));
 }
 
 // Undo and Remove take a turn away after an in-page question, then offer Redo. Both say
@@ -687,7 +705,7 @@ const actions = {
     const taken = redoTurn;
     clearRedo();
     if (taken && taken.edited) {
-      await send("PUT", api(`/turns/${taken.index}`), { ...taken.turn, turns: taken.turns });
+      await send("PUT", api(`/turns/${taken.index}`), { ...taken.turn, was: taken.edited });
     } else if (taken) {
       await send("POST", api("/redo"), taken);
     }
@@ -734,8 +752,11 @@ const actions = {
   "new-pin": async () => {
     if (await ask(strings.ask_pin) && await send("POST", "/api/auth/rotate", {})) location.reload();
   },
+  // Asked first: one tap moved the TV and every tablet to an old game, and the camera then
+  // offered the tiles of the game just played as a move in it.
   resume: async (b) => {
     const id = b.dataset.gameId;
+    if (!(await ask(strings.ask_resume))) return;
     if (await send("POST", `/api/games/${id}/resume`)) location.href = `/games/${id}/tablet`;
   },
 };
