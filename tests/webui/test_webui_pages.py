@@ -396,13 +396,16 @@ def test_every_seats_colour_carries_ink_that_reads_across_a_room(table):
 
 def test_an_ended_games_sheet_gives_every_seat_its_bonus(table):
     """Once the game has ended, the bonus row holds a number in every seat's column, 0 for
-    those who did not go out: a blank cell among the scores read as a bonus not yet known."""
+    those who did not go out: a blank cell among the scores read as a bonus not yet known.
+    The winner card's end bonus column too, as the sheet beside it on a wide tablet."""
     game = table.new_game(["Ann", "Bob"])
     table.place(game, ROW)
     assert '<th scope="row">Bonus</th>' not in table.client.get(f"/games/{game}/part/sheet").text
     table.post(f"/api/games/{game}/finish", {"went_out": None})
     sheet = table.client.get(f"/games/{game}/sheet").text
     assert '<th scope="row">Bonus</th><td>0</td><td>0</td></tr>' in sheet
+    card = table.client.get(f"/games/{game}/part/status").text
+    assert card.count('</td><td>0</td><td>0</td></tr>') == 2  # bonus, then Qwirkles
 
 
 def test_a_device_put_out_by_a_new_pin_is_asked_for_it_on_the_tv_and_the_archive(table):
