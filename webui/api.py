@@ -266,9 +266,15 @@ def replace(game_id: int, index: int):
 @needs_token
 def edit_start(game_id: int):
     """Put corrected tiles in place of the board game's start, each on its cell (a tile read
-    wrong and confirmed so); ``"turns": n`` as for a turn's edit. Every turn is re-checked and
+    wrong and confirmed so); ``"was": {"tiles": [...]}``, the start as the tablet showed it
+    when the edit began, and ``"turns": n`` as for a turn's edit. Every turn is re-checked and
     re-scored, and the edit refused (409) when one would no longer stand."""
-    return answer(games().edit_start(game_id, body().get("tiles"), seen_turns("turns")))
+    was = body().get("was")
+    if was is not None and not (isinstance(was, dict) and "tiles" in was):
+        raise PayloadError(_("was must be the start as it was when the edit began, as "
+                             "{\"tiles\": [...]}"))
+    return answer(games().edit_start(game_id, body().get("tiles"), seen_turns("turns"),
+                                     None if was is None else was["tiles"]))
 
 
 @bp.post("/games/<int:game_id>/turns/<int:index>/check")

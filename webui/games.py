@@ -492,11 +492,15 @@ class Games:
                 self._queue_changed(game)  # the camera learns the players' word
             return game
 
-    def edit_start(self, game_id: int, tiles_json: object, seen: int | None = None) -> Game:
+    def edit_start(self, game_id: int, tiles_json: object, seen: int | None = None,
+                   was: object = None) -> Game:
         """Relabel tiles of the board game's start (:meth:`TableGame.with_start`): its
-        tiles stay on their cells, as they lie on the printed board. ``seen`` as for
-        :meth:`edit`."""
-        tiles = parse_tiles(tiles_json, self.get(game_id).table.colours)
+        tiles stay on their cells, as they lie on the printed board. ``seen`` and ``was``
+        (the start's tiles as sent when the edit began) as for :meth:`edit`: counting the
+        turns lost the start's fixes whenever a turn was confirmed meanwhile."""
+        colours = self.get(game_id).table.colours
+        tiles = parse_tiles(tiles_json, colours)
+        began = None if was is None else parse_tiles(was, colours)
         with self._lock:
             start = self.get(game_id).table.start
             if not start:
@@ -504,7 +508,15 @@ class Games:
             if sorted((x, y) for x, y, _ in tiles) != sorted(start):
                 raise Conflict(_l("the start's tiles stay where they lie: fix only their "
                                   "colour or shape"), "start_cells")
-            game = self._act_as_seen(game_id, seen, Event.START, {"tiles": placed_json(tiles)})
+            payload = {"tiles": placed_json(tiles)}
+            if began is None:
+                game = self._act_as_seen(game_id, seen, Event.START, payload)
+            else:
+                if sorted(began) != sorted(start.placed()):
+                    raise Conflict(_l("The board game's start is no longer as it was when "
+                                      "the edit began: another device changed it. Look at it "
+                                      "again."), "start_changed")
+                game = self.act(game_id, Event.START, payload)
             if self._overrule(game, tiles):
                 self._queue_changed(game)  # the camera learns the players' word
             return game

@@ -163,6 +163,8 @@ def js_strings() -> dict[str, str]:
         "stale_turn": _("This turn was changed or removed on another device meanwhile (or "
                         "a turn before it was), so nothing was changed here: look at it "
                         "again."),
+        "stale_start": _("The board game's start was changed on another device meanwhile, "
+                         "so nothing was changed here: look at it again."),
         "stale_ended": _("The game was ended on another device meanwhile."),
         "stale_arrived": _("A move came in meanwhile: look at it first."),
         "stale_played_on": _("The end was already taken back on another device: play goes "

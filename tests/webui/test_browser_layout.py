@@ -688,6 +688,35 @@ def test_the_players_headers_never_break_inside_a_word_on_a_phone(live, open_pag
     assert overflow(page)["x"] == 0
 
 
+# Six names as players type them: first and last, longer than a narrow column.
+TYPED = ("Alexandra Montgomery", "Christopher Henderson", "Maximiliana Oyelaran",
+         "Bartholomew Fitzgerald", "Nguyễn Thị Phương Thảo", "Wilhelmina van der Merwe")
+
+
+@pytest.mark.parametrize("size", ["tv", "landscape tablet"])
+def test_six_players_score_sheet_fits_the_tablet_views_column(live, open_page, size):
+    """The right-hand column scrolled six players' sheet sideways even on the TV: it fits,
+    each name cut short keeping the whole name in its title."""
+    game = live.game(players=TYPED)
+    page = open_page(size, f"{live.base}/games/{game}/tablet")
+    scroll = page.locator("[data-part=sheet] .sheet-scroll")
+    assert scroll.evaluate("e => e.scrollWidth - e.clientWidth") == 0
+    titles = page.locator("[data-part=sheet] thead .name").evaluate_all(
+        "names => names.map((n) => n.title)")
+    assert titles == list(TYPED)
+
+
+def test_the_players_page_shows_typed_names_whole_on_a_phone(live, open_page):
+    """The players page is read for its names: on a phone they were cut to
+    "Alexandr… Montgo…"; they wrap between their words, the page no wider."""
+    for pair in zip(TYPED[::2], TYPED[1::2], strict=True):
+        live.games.act(live.game(players=pair, turns=TURNS[:2]), "finish", {"went_out": None})
+    page = open_page("phone", f"{live.base}/players")
+    cut = page.locator(".sheet.players tbody .name").evaluate_all(
+        "names => names.filter((n) => n.scrollWidth > n.clientWidth).map((n) => n.title)")
+    assert cut == [] and overflow(page)["x"] == 0
+
+
 def test_the_chart_legend_and_the_winner_card_on_a_phone(live, open_page):
     game = live.game()
     live.games.act(game, "finish", {"went_out": None})
@@ -1034,6 +1063,43 @@ def test_an_edit_keeps_its_fixes_while_other_turns_come_and_goes_once_its_turn_c
                                                     (2, 0, "RSt")))))  # another tablet's edit
     expect(edit).to_be_hidden()
     expect(page.locator("#toast")).to_contain_text("This turn was changed or removed on another")
+
+
+def test_the_starts_edit_keeps_its_fixes_while_turns_come_and_goes_once_the_start_changes(
+        live, open_page):
+    """The start's edit closed whenever another tablet confirmed a turn, and its fixes were
+    lost, as the turn's edit once did: it stays open and saves, and closes once another
+    device changes the start itself."""
+    from playwright.sync_api import expect
+    from replay_scenes import BOARD_MOVE_1, START
+
+    from webui.codec import placed_json
+
+    game = live.games.create(("Ann", "Bob"), live.app.config["COLOURS"]).row.id
+    for move in (START, BOARD_MOVE_1):  # entered by hand: the start, then move 1
+        live.games.fix_pending(game, placed_json(move))
+        live.games.confirm(game)
+    start = live.games.get(game).table.start.placed()
+    diamond = next(i for i, (x, y, _) in enumerate(start) if (x, y) == (6, 1))
+    page = open_page("tablet", f"{live.base}/games/{game}/tablet")
+    edit = page.locator("#edit-dialog")
+    page.click("[data-action=edit-start]")
+    edit.locator(f"[data-edit-fix='{diamond}']").click()  # the blue diamond was a blue cross
+    page.click("#fix-dialog [data-pick-shape='cross']")
+    page.click("#fix-dialog [data-fix-use]")
+    live.games.play(game, {"kind": "exchange", "count": 2})  # on another tablet
+    expect(page.locator(".turns li")).to_have_count(2)
+    expect(edit).to_be_visible()
+    edit.locator("[data-action=save-edit]").click()
+    expect(edit).to_be_hidden()
+    expect(page.locator("#toast")).to_be_hidden()
+    assert Tile("blue", "cross") in {t for x, y, t in live.games.get(game).table.start.placed()
+                                     if (x, y) == (6, 1)}
+
+    page.click("[data-action=edit-start]")
+    live.games.edit_start(game, placed_json(start))  # another tablet puts the diamond back
+    expect(edit).to_be_hidden()
+    expect(page.locator("#toast")).to_contain_text("The board game's start was changed")
 
 
 def test_the_end_dialog_and_play_on_close_once_another_device_did_it(live, open_page):

@@ -68,6 +68,39 @@ def test_a_wrong_start_edit_is_answered_and_changes_nothing(t, payload, status):
     assert t.client.get(f"/api/games/{game}/state").json["start"] == before["start"]
 
 
+def test_a_start_edit_naming_the_start_it_began_from_stands_while_turns_come_and_go(t):
+    """At a busy table a turn is confirmed while the start's edit is open: counting the
+    turns refused its fixes. Naming the start as it was (its tiles in any order), the edit
+    is refused only once another device changed the start, and a relabel that breaks a turn
+    stays refused."""
+    game = started(t)
+    began = {"tiles": placed_json(START[::-1])}
+    t.post(f"/api/games/{game}/turns", {"kind": "exchange", "count": 2})  # another tablet
+    cross = relabelled((6, 1), Tile("blue", "cross"))
+    edited = t.put(f"/api/games/{game}/start", {"tiles": cross, "was": began, "turns": 1})
+    assert edited.status_code == 200, edited.json
+    assert [turn["score"] for turn in edited.json["turns"]] == [6, 0]
+    # a second tablet's edit, begun before the first was saved, would silently undo it
+    square = relabelled((6, 1), Tile("blue", "square"))
+    second = t.put(f"/api/games/{game}/start", {"tiles": square, "was": began})
+    assert second.status_code == 409 and second.json["reason_code"] == "start_changed"
+    assert second.json["error"].startswith("The board game's start is no longer as it was")
+    assert t.client.get(f"/api/games/{game}/state").json["start"] == edited.json["start"]
+    broken = t.put(f"/api/games/{game}/start", {
+        "tiles": relabelled((6, 1), Tile("red", "diamond")), "was": {"tiles": cross}})
+    assert broken.status_code == 409 and broken.json["reason_code"] == "breaks_later_turn"
+
+
+@pytest.mark.parametrize("was", ["start", [], {}, {"tiles": []}, {"tiles": [{"x": 0}]}])
+def test_a_start_edit_with_a_malformed_was_is_400_and_changes_nothing(t, was):
+    game = started(t)
+    before = t.client.get(f"/api/games/{game}/state").json
+    answer = t.put(f"/api/games/{game}/start",
+                   {"tiles": relabelled((6, 1), Tile("blue", "cross")), "was": was})
+    assert answer.status_code == 400 and answer.json["error"]
+    assert t.client.get(f"/api/games/{game}/state").json["start"] == before["start"]
+
+
 def test_a_game_without_a_start_has_none_to_edit(t):
     game = t.new_game()
     answer = t.put(f"/api/games/{game}/start", {"tiles": placed_json(START)})

@@ -533,20 +533,22 @@ function turnMovedOn(index, turns, turn) {
   return (data) => byCount(data) || (turnWas(data.turns[index]) === was ? null : "stale_turns");
 }
 
-// An edit names the turn it began from (see saveEdit), so turns confirmed or taken back
-// after it leave it open: at a busy table one always is, and the fixes made so far were
-// lost. It is stale once that turn changed or went, or another took its place (a turn
-// before it removed), or the game ended.
-const turnChanged = (index, turn) => (data) => {
+// An edit names what it began from (see saveEdit): a turn, or the board game's start as
+// {tiles}. So turns confirmed or taken back after it leave it open: at a busy table one
+// always is, and the fixes made so far were lost. It is stale once what it edits (`of` the
+// state) changed or went, or another turn took its place (a turn before it removed), or the
+// game ended.
+const editedChanged = (of, was, stale) => (data) => {
   if (data.ended) return "stale_ended";
-  return turnWas(data.turns[index]) === turnWas(turn) ? null : "stale_turn";
+  return turnWas(of(data)) === turnWas(was) ? null : stale;
 };
 
 // The board game's start is edited in the same dialog, its tiles' labels only: it is no
 // one's turn, and every turn is judged again with it once saved.
 function openStartEdit() {
-  editing = { index: "start", turns: state.turns.length, tiles: state.start.map((t) => ({ ...t })),
-    staleWhen: turnsMovedOn(state.turns.length, true) };
+  const was = { tiles: state.start };
+  editing = { index: "start", was, tiles: state.start.map((t) => ({ ...t })),
+    staleWhen: editedChanged((data) => ({ tiles: data.start }), was, "stale_start") };
   drawEditTiles();
   editDialog.querySelector("[data-edit-title]").textContent = fmt("edit_start_title", {});
   editDialog.querySelector("[data-edit-now]").textContent = "";
@@ -563,7 +565,7 @@ function openEdit(index, now) {
   const turn = state.turns[index];
   editing = { index, was: turn,
     tiles: turn.kind === "place" ? turn.tiles.map((t) => ({ ...t })) : [],
-    staleWhen: turnChanged(index, turn) };
+    staleWhen: editedChanged((data) => data.turns[index], turn, "stale_turn") };
   drawEditTiles();
   const name = state.players[turn.player].name;
   editDialog.querySelector("[data-edit-title]").textContent = fmt("edit_title", { n: index + 1, name });
@@ -610,10 +612,10 @@ async function checkEdit() {
 // device changed that turn, where the later of two edits silently undid the earlier.
 async function saveEdit(turn) {
   editDialog.close();
-  const { index, turns, was } = editing;
+  const { index, was } = editing;
   editing = null;
   if (index === "start") {
-    await send("PUT", api("/start"), { tiles: turn.tiles, turns });
+    await send("PUT", api("/start"), { tiles: turn.tiles, was });
     return;
   }
   const data = await send("PUT", api(`/turns/${index}`), { ...turn, was });
