@@ -22,6 +22,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import partial
 from typing import Any
 
 from flask import Flask, current_app
@@ -481,13 +482,10 @@ class Games:
         saving edits of one turn both passed, the later silently undoing the earlier."""
         turn = self._sent_turn(game_id, turn_body)
         began = None if was is None else parse_turn(was, self.get(game_id).table.colours)
+        still = None if began is None else partial(self._still_there, index=index, began=began)
         with self._lock:
-            if began is None:
-                game = self._act_as_seen(game_id, seen, Event.REPLACE,
-                                         {"index": index, "turn": turn})
-            else:
-                self._still_there(self.get(game_id).table, index, began)
-                game = self.act(game_id, Event.REPLACE, {"index": index, "turn": turn})
+            game = self._act_as_seen(game_id, seen, Event.REPLACE,
+                                     {"index": index, "turn": turn}, still)
             if self._overrule(game, parse_tiles(turn["tiles"]) if "tiles" in turn else ()):
                 self._queue_changed(game)  # the camera learns the players' word
             return game
@@ -508,15 +506,9 @@ class Games:
             if sorted((x, y) for x, y, _ in tiles) != sorted(start):
                 raise Conflict(_l("the start's tiles stay where they lie: fix only their "
                                   "colour or shape"), "start_cells")
-            payload = {"tiles": placed_json(tiles)}
-            if began is None:
-                game = self._act_as_seen(game_id, seen, Event.START, payload)
-            else:
-                if sorted(began) != sorted(start.placed()):
-                    raise Conflict(_l("The board game's start is no longer as it was when "
-                                      "the edit began: another device changed it. Look at it "
-                                      "again."), "start_changed")
-                game = self.act(game_id, Event.START, payload)
+            still = None if began is None else partial(self._start_still_there, began=began)
+            game = self._act_as_seen(game_id, seen, Event.START,
+                                     {"tiles": placed_json(tiles)}, still)
             if self._overrule(game, tiles):
                 self._queue_changed(game)  # the camera learns the players' word
             return game
@@ -545,11 +537,18 @@ class Games:
         return turn_json(parse_turn(turn_body, self.get(game_id).table.colours))
 
     def _act_as_seen(self, game_id: int, seen: int | None, kind: Event,
-                     payload: dict[str, Any]) -> Game:
+                     payload: dict[str, Any],
+                     still: Callable[[TableGame], None] | None = None) -> Game:
         """:meth:`act`, unless the game no longer holds the ``seen`` turns the player looked
-        at (:meth:`_unchanged`), checked under the same lock as the change."""
+        at (:meth:`_unchanged`), checked under the same lock as the change. ``still``, where
+        given (an edit that says what it began from), stands in for that count: it refuses
+        (409) unless what the edit began from is still there, whatever else changed."""
         with self._lock:
-            self._unchanged(len(self.get(game_id).table.turns), seen)
+            table = self.get(game_id).table
+            if still is None:
+                self._unchanged(len(table.turns), seen)
+            else:
+                still(table)
             return self.act(game_id, kind, payload)
 
     @staticmethod
@@ -563,6 +562,14 @@ class Games:
             raise Conflict(_l("Turn %(n)s is no longer as it was when the edit began: another "
                               "device changed or removed it, or a turn before it. Look at it "
                               "again.", n=index + 1), "turn_changed")
+
+    @staticmethod
+    def _start_still_there(table: TableGame, began: Sequence[Placed]) -> None:
+        """Refuse (409) unless the board game's start is still ``began`` (in any order)."""
+        if sorted(began) != sorted(table.start.placed()):
+            raise Conflict(_l("The board game's start is no longer as it was when the edit "
+                              "began: another device changed it. Look at it again."),
+                           "start_changed")
 
     @staticmethod
     def _unchanged(turns: int, seen: int | None) -> None:

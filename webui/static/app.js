@@ -503,8 +503,8 @@ const plainTiles = (tiles) => tiles.map(({ x, y, colour, shape }) => ({ x, y, co
 
 // --- editing a past turn ------------------------------------------------------------------
 const editDialog = document.getElementById("edit-dialog");
-// {index, tiles, was}: was, the turn as the edit began; for the start, {index: "start",
-// tiles, turns}: turns, how many the tablet showed then.
+// {index, tiles, was}: was, the turn as the edit began; for the start, index "start" and
+// was {tiles}, the start as the edit began.
 let editing = null;
 
 function drawEditTiles() {
@@ -522,11 +522,12 @@ function drawEditTiles() {
   });
 }
 
+// A turn (or the start, as {tiles}) in words that compare equal when nothing of it changed.
+const turnWas = (turn) => (turn ? `${turn.kind} ${turn.count} ${tileItems(turn.tiles)}` : "");
+
 // The question before Undo or Remove is stale once the turns changed (the server refuses
 // it), this turn did (a Redo would put the turn back as it was before another device's
 // edit), or the game ended (its turns are final there; Play on opens them again).
-const turnWas = (turn) => (turn ? `${turn.kind} ${turn.count} ${tileItems(turn.tiles)}` : "");
-
 function turnMovedOn(index, turns, turn) {
   const was = turnWas(turn);
   const byCount = turnsMovedOn(turns, true);
