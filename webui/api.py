@@ -251,15 +251,17 @@ def play(game_id: int):
 @needs_token
 def replace(game_id: int, index: int):
     """Put a corrected turn in place of turn ``index``. ``"was": {...}`` beside the turn,
-    turn ``index`` as the tablet showed it when the edit began, makes the server refuse
-    (409) when another device changed that turn since, whatever became of the others;
-    without it, ``"turns": n``, the turns the tablet showed then, refuses the edit when
-    any of them changed."""
+    turn ``index`` as the tablet showed it when the edit began (with its ``"id"``, from the
+    state, which tells it from a like exchange or pass), makes the server refuse (409) when
+    another device changed that turn since, whatever became of the others; without it,
+    ``"turns": n``, the turns the tablet showed then, refuses the edit when any of them
+    changed."""
     was = body().get("was")
     if was is not None and not isinstance(was, dict):
         raise PayloadError(_("was must be the turn as it was when the edit began, as "
                              "{\"kind\": ...}"))
-    return answer(games().edit(game_id, index, body(), seen_turns("turns"), was))
+    return answer(games().edit(game_id, index, body(), seen_turns("turns"), was,
+                               None if was is None else seen_turns("id", was)))
 
 
 @bp.put("/games/<int:game_id>/start")
@@ -299,26 +301,30 @@ def check_edit(game_id: int, index: int):
 @needs_token
 def void(game_id: int, index: int):
     """Remove a turn; ``{"turns": n}``, the turns the tablet showed when it asked, makes the
-    server refuse (409) when another device changed them since."""
-    return answer(games().take_back(game_id, index, seen_turns("turns")))
+    server refuse (409) when another device changed them since, and ``"id"``, the turn's id
+    in the state, when another turn is at ``index`` now."""
+    return answer(games().take_back(game_id, index, seen_turns("turns"), seen_turns("id")))
 
 
 @bp.post("/games/<int:game_id>/undo")
 @needs_token
 def undo(game_id: int):
     """Take back the last turn; ``{"index": i}`` names the turn the tablet asked about, and
-    the server refuses (409) when another device changed the turns since."""
+    the server refuses (409) when another device changed the turns since; ``"id"`` as for
+    removing a turn."""
     index = seen_turns("index")
-    return answer(games().take_back(game_id, None, None if index is None else index + 1))
+    return answer(games().take_back(game_id, None, None if index is None else index + 1,
+                                    seen_turns("id")))
 
 
-def seen_turns(key: str) -> int | None:
-    """The whole number under ``key`` in the JSON sent (None when the request sends none).
-    A count of turns, or a turn's index, is never negative: such a request is malformed
-    (400), not one that another device overtook (409, "look at them again"). A number past
-    the turns the game holds stays 409: a tablet that saw a turn another device has since
-    taken back sends just that."""
-    value = optional_body().get(key)
+def seen_turns(key: str, sent: dict[str, Any] | None = None) -> int | None:
+    """The whole number under ``key`` in the JSON sent, or in ``sent``, a part of it (a
+    turn's ``"id"`` in its ``"was"``) (None when the request sends none). A count of turns,
+    a turn's index or its id, is never negative: such a request is malformed (400), not one
+    that another device overtook (409, "look at them again"). A number past the turns the
+    game holds stays 409: a tablet that saw a turn another device has since taken back
+    sends just that."""
+    value = (optional_body() if sent is None else sent).get(key)
     if value is not None and not is_whole(value):
         raise PayloadError(_("%(key)s must be a whole number", key=key))
     if value is not None and value < 0:
@@ -430,7 +436,9 @@ def redo(game_id: int):
     if seen is None:
         raise PayloadError(_("turns must say how many turns the game held once the turn was "
                              "taken away"))
-    return answer(games().redo(game_id, index, data.get("turn"), seen))
+    turn = data.get("turn")  # the turn as the state showed it: with its id, it gets it back
+    turn_id = seen_turns("id", turn) if isinstance(turn, dict) else None
+    return answer(games().redo(game_id, index, turn, seen, turn_id))
 
 
 @bp.post("/games/<int:game_id>/resume")

@@ -118,6 +118,27 @@ class Game:
     # entered by hand because the camera cannot read it): not "in the game but not on the
     # table" while the game holds a tile there.
     unseen_kept: set[Cell] = field(default_factory=set)
+    # Each turn's id, in turn order: the seq of the logged event that recorded it; an edit
+    # keeps it, and a Redo gives it back. A turn's number names whichever turn is there now,
+    # and an exchange or a pass is the like of any other of its count, so only the id tells
+    # a device that the turn it asked about is still the one at that number. Derived from
+    # the log, so a restart gives every turn the id it had.
+    turn_ids: list[int] = field(default_factory=list)
+
+    def record(self, table: TableGame, kind: Event, payload: dict[str, Any], seq: int) -> None:
+        """Take ``table``, the game once logged event ``seq`` (``kind``, ``payload``) is
+        applied, with :attr:`turn_ids` kept in step with its turns. A Redo's turn takes back
+        the id it names where that is an earlier seq no turn holds now: ids stay unique, as
+        every later event's seq is greater."""
+        if kind is Event.PLAY:
+            self.turn_ids.append(seq)
+        elif kind is Event.INSERT:
+            back = payload.get("id")
+            kept = back if is_whole(back) and back < seq and back not in self.turn_ids else seq
+            self.turn_ids.insert(payload["index"], kept)
+        elif kind is Event.VOID:
+            del self.turn_ids[payload["index"]]
+        self.table, self.seq = table, seq
 
     @property
     def pending(self) -> PendingMove | None:
@@ -376,7 +397,8 @@ class Games:
                 if kind in SIDE_EVENTS:
                     apply_side_event(game, kind, event.payload)
                 else:
-                    game.table = apply_event(game.table, kind, event.payload)
+                    game.record(apply_event(game.table, kind, event.payload), kind,
+                                event.payload, event.seq)
             except (PayloadError, IllegalMove, TypeError, ValueError) as error:
                 # Keep every other event: one that no longer replays (say, after a rules fix)
                 # must not take the rest of the game with it.
@@ -450,27 +472,36 @@ class Games:
         with self._lock:
             game = self.get(game_id)
             table = _judged(game, kind, payload)
-            game.seq = self.log.append(game_id, kind, payload)
-            game.table = table
+            game.record(table, kind, payload, self.log.append(game_id, kind, payload))
             self._queue_changed(game, laid_since=kind is Event.PLAY_ON)
             self._touch()
             return game
 
     def take_back(self, game_id: int, index: int | None = None,
-                  seen: int | None = None) -> Game:
+                  seen: int | None = None, turn_id: int | None = None) -> Game:
         """Take back turn ``index`` (None: the last one, for Undo). ``seen``: how many turns
         the player saw when asked; checked under the lock, so that two tablets answering Yes
         to "Undo turn 4?" or "Remove turn 3?" take back one turn, and never a turn confirmed
-        while the question was open (None: no check, for callers that ask nothing)."""
+        while the question was open (None: no check, for callers that ask nothing).
+        ``turn_id``, where given, is the id of the turn asked about (:attr:`Game.turn_ids`):
+        the count alone passed when another device removed a turn and added one meanwhile,
+        and a like exchange or pass had taken the place of the one asked about."""
         with self._lock:
-            turns = len(self.get(game_id).table.turns)
+            game = self.get(game_id)
+            turns = len(game.table.turns)
             if index is None and not turns:
                 raise Conflict(_l("There is no turn to undo."), "no_turn_to_undo")
             self._unchanged(turns, seen)
-            return self.act(game_id, Event.VOID, {"index": turns - 1 if index is None else index})
+            index = turns - 1 if index is None else index
+            if turn_id is not None and (not 0 <= index < turns
+                                        or game.turn_ids[index] != turn_id):
+                raise Conflict(_l("Turn %(n)s is no longer the turn you asked about: another "
+                                  "device removed it, or a turn before it. Look at the turns "
+                                  "again.", n=index + 1), "turn_changed")
+            return self.act(game_id, Event.VOID, {"index": index})
 
     def edit(self, game_id: int, index: int, turn_body: object, seen: int | None = None,
-             was: object = None) -> Game:
+             was: object = None, was_id: int | None = None) -> Game:
         """Put ``turn_body`` (a turn as sent) in place of turn ``index``. ``seen`` as for
         :meth:`take_back`: an edit dialog left open while another tablet removed an earlier
         turn would otherwise rewrite the turn that moved into its place.
@@ -479,10 +510,13 @@ class Games:
         edit is refused only when that turn is no longer there as it was (see
         :meth:`_still_there`). Counting the turns refused the fixes of an old turn whenever
         a turn was confirmed meanwhile, as at a busy table one always is; and two tablets
-        saving edits of one turn both passed, the later silently undoing the earlier."""
+        saving edits of one turn both passed, the later silently undoing the earlier.
+        ``was_id``, where given, is that turn's id (:attr:`Game.turn_ids`), which tells it
+        from a like exchange or pass moved into its place."""
         turn = self._sent_turn(game_id, turn_body)
         began = None if was is None else parse_turn(was, self.get(game_id).table.colours)
-        still = None if began is None else partial(self._still_there, index=index, began=began)
+        still = None if began is None else partial(self._still_there, index=index, began=began,
+                                                   began_id=was_id)
         with self._lock:
             game = self._act_as_seen(game_id, seen, Event.REPLACE,
                                      {"index": index, "turn": turn}, still)
@@ -523,13 +557,16 @@ class Games:
             table = _judged(self.get(game_id), Event.REPLACE, {"index": index, "turn": turn})
             return table.turns[index]
 
-    def redo(self, game_id: int, index: int, turn_body: object, seen: int | None = None) -> Game:
-        """Put ``turn_body`` (a turn as sent) back at ``index``. ``seen`` as for
-        :meth:`take_back`, the turns the tablet saw once it had taken the turn away: a Redo
-        after another device changed them would put back a turn that may have been entered
-        again meanwhile."""
-        turn = self._sent_turn(game_id, turn_body)
-        return self._act_as_seen(game_id, seen, Event.INSERT, {"index": index, "turn": turn})
+    def redo(self, game_id: int, index: int, turn_body: object, seen: int | None = None,
+             turn_id: int | None = None) -> Game:
+        """Put ``turn_body`` (a turn as sent) back at ``index``, with ``turn_id``, the id it
+        had, where given (see :meth:`Game.record`). ``seen`` as for :meth:`take_back`, the
+        turns the tablet saw once it had taken the turn away: a Redo after another device
+        changed them would put back a turn that may have been entered again meanwhile."""
+        payload = {"index": index, "turn": self._sent_turn(game_id, turn_body)}
+        if turn_id is not None:
+            payload["id"] = turn_id
+        return self._act_as_seen(game_id, seen, Event.INSERT, payload)
 
     def _sent_turn(self, game_id: int, turn_body: object) -> dict[str, Any]:
         """A turn sent for this game, as the log keeps it; PayloadError when it is malformed
@@ -538,35 +575,38 @@ class Games:
 
     def _act_as_seen(self, game_id: int, seen: int | None, kind: Event,
                      payload: dict[str, Any],
-                     still: Callable[[TableGame], None] | None = None) -> Game:
+                     still: Callable[[Game], None] | None = None) -> Game:
         """:meth:`act`, unless the game no longer holds the ``seen`` turns the player looked
         at (:meth:`_unchanged`), checked under the same lock as the change. ``still``, where
         given (an edit that says what it began from), stands in for that count: it refuses
         (409) unless what the edit began from is still there, whatever else changed."""
         with self._lock:
-            table = self.get(game_id).table
+            game = self.get(game_id)
             if still is None:
-                self._unchanged(len(table.turns), seen)
+                self._unchanged(len(game.table.turns), seen)
             else:
-                still(table)
+                still(game)
             return self.act(game_id, kind, payload)
 
     @staticmethod
-    def _still_there(table: TableGame, index: int, began: Turn) -> None:
+    def _still_there(game: Game, index: int, began: Turn, began_id: int | None) -> None:
         """Refuse (409) unless turn ``index`` is still the turn ``began`` (a placement's
-        tiles in any order): another device edited or removed it, or removed a turn before
-        it, moving another turn into its place (a turn that is its like in every way, an
-        exchange of as many tiles or a pass, then stands for it: nothing tells them apart).
-        Turns added or taken back after it change nothing of it."""
-        if not 0 <= index < len(table.turns) or _played(table.turns[index].turn) != _played(began):
+        tiles in any order) and, where given, the turn of id ``began_id``: another device
+        edited or removed it, or removed a turn before it, moving another turn into its
+        place. Without the id, a turn that is its like in every way (an exchange of as many
+        tiles, or a pass) then stands for it: only the id tells them apart. Turns added or
+        taken back after it change nothing of it."""
+        turns = game.table.turns
+        if (not 0 <= index < len(turns) or _played(turns[index].turn) != _played(began)
+                or began_id not in (None, game.turn_ids[index])):
             raise Conflict(_l("Turn %(n)s is no longer as it was when the edit began: another "
                               "device changed or removed it, or a turn before it. Look at it "
                               "again.", n=index + 1), "turn_changed")
 
     @staticmethod
-    def _start_still_there(table: TableGame, began: Sequence[Placed]) -> None:
+    def _start_still_there(game: Game, began: Sequence[Placed]) -> None:
         """Refuse (409) unless the board game's start is still ``began`` (in any order)."""
-        if sorted(began) != sorted(table.start.placed()):
+        if sorted(began) != sorted(game.table.start.placed()):
             raise Conflict(_l("The board game's start is no longer as it was when the edit "
                               "began: another device changed it. Look at it again."),
                            "start_changed")

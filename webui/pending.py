@@ -218,6 +218,19 @@ def rejoined(table: TableGame, batches: Sequence[Sequence[Placed]], head: Pendin
     removed = set() if head is None else {(x, y) for x, y, _ in head.removed}  # by cell
     back = sorted(t for batch in batches for t in batch if t[:2] in removed)
     alone = [[t for t in batch if t[:2] not in removed] for batch in batches]
+    if head is not None and not back and taken_back_alone(head):
+        # Tiles taken back a tap or two apart (one tile of a move "not a move" set aside,
+        # then the rest) join those still waiting where together they are one legal move,
+        # as they would have taken back in one tap: offered apart, one move became two
+        # turns, each legal, the second in the next player's name.
+        together = sorted([*head.tiles, *(t for batch in alone for t in batch)])
+        if evaluate(table, together).legal:
+            held = dict(zip(((x, y) for x, y, _ in head.tiles), head.tile_alternatives(),
+                            strict=True))
+            move = offered(table, together, DoubtKind.TAKEN_BACK,
+                           tuple(held.get((x, y), alternatives.get((x, y), ()))
+                                 for x, y, _ in together))
+            return [dataclasses.replace(move, fixed=head.fixed, removed=head.removed)]
     moves = [offered(table, part, DoubtKind.TAKEN_BACK, likely(part))
              for part in taken_back(table, [batch for batch in alone if batch])]
     if len(moves) > 1:
@@ -233,6 +246,13 @@ def rejoined(table: TableGame, batches: Sequence[Sequence[Placed]], head: Pendin
                                    removed=tuple(t for t in head.removed
                                                  if t[:2] not in returned))
     return [*moves, head]
+
+
+def taken_back_alone(move: PendingMove) -> bool:
+    """Whether ``move`` is tiles taken back from "set aside", offered as one move of their
+    own (not a part of several turns, nor the board game's start)."""
+    return (move.split is None and move.reoffered
+            and any(d.kind is DoubtKind.TAKEN_BACK for d in move.doubts))
 
 
 def taken_back(table: TableGame, batches: Sequence[Sequence[Placed]]) -> list[list[Placed]]:

@@ -132,8 +132,8 @@ def game_json(game: Game) -> dict[str, Any]:
         "ended": table.ended,
         "went_out": table.went_out,
         "turns": [
-            dict(turn_json(record.turn), index=record.index, player=record.player,
-                 score=record.score, qwirkles=record.qwirkles,
+            dict(turn_json(record.turn), id=game.turn_ids[record.index], index=record.index,
+                 player=record.player, score=record.score, qwirkles=record.qwirkles,
                  bag_before=table.bag_before(record.index))
             for record in table.turns
         ],

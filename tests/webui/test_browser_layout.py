@@ -1065,6 +1065,58 @@ def test_an_edit_keeps_its_fixes_while_other_turns_come_and_goes_once_its_turn_c
     expect(page.locator("#toast")).to_contain_text("This turn was changed or removed on another")
 
 
+LIKE_EXCHANGES = (*TURNS, Exchange(3), Exchange(3))
+"""Two exchanges of 3 at the end (turns 7 and 8): removing turn 7 moves its like into place."""
+
+
+def test_an_edit_closes_once_another_device_moves_a_like_turn_into_its_place(live, open_page):
+    """The edit dialog of turn 7, an exchange of 3, stayed open when another device removed
+    that turn: turn 8, another exchange of 3, now at its number, looked the same. The turn's
+    id tells them apart."""
+    from playwright.sync_api import expect
+
+    game = live.game(turns=LIKE_EXCHANGES)
+    page = open_page("tablet", f"{live.base}/games/{game}/tablet")
+    page.click(".turns li[data-turn='6'] [data-action=edit]")
+    expect(page.locator("#edit-dialog")).to_be_visible()
+    live.games.take_back(game, 6)  # on another tablet
+    expect(page.locator(".turns li")).to_have_count(len(TURNS) + 1)
+    expect(page.locator("#edit-dialog")).to_be_hidden()
+    expect(page.locator("#toast")).to_contain_text("This turn was changed or removed on another")
+
+
+@pytest.mark.parametrize("action, said", [
+    ("edit", "Turn 7 is no longer as it was when the edit began"),
+    ("void", "Turn 7 is no longer the turn you asked about"),
+])
+def test_a_tablet_that_missed_a_like_turn_taking_its_turns_place_changes_nothing(
+        live, open_page, action, said):
+    """A tablet whose stream had not yet brought another device's removal of turn 7, an
+    exchange of 3 (and, for a Remove, a new exchange of 3 entered since, so the count of
+    turns is as it saw it), saved its edit of that turn, or said Yes to removing it: the
+    like exchange now at turn 7 was changed or removed instead. The tablet names the turn's
+    id, and the server refuses."""
+    from playwright.sync_api import expect
+
+    game = live.game(turns=LIKE_EXCHANGES)
+    page = open_page("tablet", f"{live.base}/games/{game}/tablet")
+    # a stream slow to bring the change: only the answer to the tap can say it
+    page.add_init_script("window.EventSource = class { static CLOSED = 2; readyState = 0; "
+                         "addEventListener() {} close() {} };")
+    page.reload()
+    page.click(f".turns li[data-turn='6'] [data-action={action}]")
+    live.games.take_back(game, 6)  # on another tablet
+    if action == "edit":
+        page.click("#edit-dialog [data-action=edit-exchange][data-count='2']")
+    else:
+        live.games.play(game, {"kind": "exchange", "count": 3})
+        page.click("#ask-dialog [data-ask-yes]")
+    expect(page.locator("#toast")).to_contain_text(said)
+    left = live.games.get(game).table.turns
+    assert [r.turn for r in left[len(TURNS):]] == [Exchange(3)] * (len(left) - len(TURNS))
+    assert len(left) == len(TURNS) + (1 if action == "edit" else 2)
+
+
 def test_the_starts_edit_keeps_its_fixes_while_turns_come_and_goes_once_the_start_changes(
         live, open_page):
     """The start's edit closed whenever another tablet confirmed a turn, and its fixes were

@@ -523,7 +523,9 @@ function drawEditTiles() {
 }
 
 // A turn (or the start, as {tiles}) in words that compare equal when nothing of it changed.
-const turnWas = (turn) => (turn ? `${turn.kind} ${turn.count} ${tileItems(turn.tiles)}` : "");
+// With its id: an exchange or a pass that another device's removal moved into its place is
+// its like in every other way.
+const turnWas = (turn) => (turn ? `${turn.id} ${turn.kind} ${turn.count} ${tileItems(turn.tiles)}` : "");
 
 // The question before Undo or Remove is stale once the turns changed (the server refuses
 // it), this turn did (a Redo would put the turn back as it was before another device's
@@ -609,8 +611,9 @@ async function checkEdit() {
 
 // A saved edit offers Undo in the Redo notice: one tap on "Make it an exchange of: 3" took a
 // placement's tiles out of the game, and no edit of an exchange can lay them again. Each
-// names the turn it changes as it found it ("was"): the server refuses it once another
-// device changed that turn, where the later of two edits silently undid the earlier.
+// names the turn it changes as it found it ("was", with its id): the server refuses it once
+// another device changed that turn, or removed it and moved a like one into its place, where
+// the later of two edits silently undid the earlier.
 async function saveEdit(turn) {
   editDialog.close();
   const { index, was } = editing;
@@ -626,18 +629,18 @@ async function saveEdit(turn) {
 }
 
 // Undo and Remove take a turn away after an in-page question, then offer Redo. Both say
-// which turns the question was about: if another device took one back or added one
-// meanwhile, the server refuses rather than take back a turn nobody was asked about. The
-// question closes too once another device edits that turn: answered Yes, its Redo put the
-// turn back as it was asked about, and that edit was lost.
+// which turns the question was about, and the id of the turn it named: if another device
+// took one back or added one meanwhile, the server refuses rather than take back a turn
+// nobody was asked about. The question closes too once another device edits that turn:
+// answered Yes, its Redo put the turn back as it was asked about, and that edit was lost.
 async function takeBack(index, question, done) {
   const turn = state.turns[index];
   const turns = state.turns.length;
   const values = { n: index + 1, name: state.players[turn.player].name };
   if (!(await ask(fmt(question, values), turnMovedOn(index, turns, turn)))) return;
   const sent = done === "undone"
-    ? send("POST", api("/undo"), { index })
-    : send("DELETE", api(`/turns/${index}`), { turns });
+    ? send("POST", api("/undo"), { index, id: turn.id })
+    : send("DELETE", api(`/turns/${index}`), { turns, id: turn.id });
   const data = await sent;
   if (data) {
     window.scrollBy(0, offerRedo(fmt(done, values), { index, turn, turns: data.turns.length }));
