@@ -87,6 +87,23 @@ def test_tiles_laid_side_by_side_stay_one_turn_when_nothing_else_decides():
         assert "other order is legal too" in moves[0].reason
 
 
+
+def test_two_turns_the_camera_saw_neither_way_come_in_the_order_that_scores_more():
+    # the simulation's game 158, its fifth and sixth turns made during an outage: a red
+    # column down from the end of a row of diamonds (6 points), then a red row across the
+    # column's top (9). Either order is legal; laid first the row scores 5, the column after
+    # it 7: the turn laid against the other's tiles came second, 15 points against 12
+    board = board_of((0, 0, B, "star"), (1, 0, Y, "star"), (-1, 1, "purple", "clover"),
+                     (0, 1, B, "clover"), (-2, 1, OR, "clover"), (1, -1, Y, "diamond"),
+                     (2, -1, "purple", "diamond"))
+    column = ((3, -1, R, "diamond"), (3, 0, R, "cross"), (3, 1, R, "square"))
+    row = ((2, -2, R, "diamond"), (3, -2, R, "circle"), (4, -2, R, "cross"))
+    for new in (new_tiles(*row, *column), new_tiles(*column, *row)):
+        moves = split_moves(board, new)
+        assert _as_sets(moves) == [_placed(*column), _placed(*row)]
+        assert [m.score for m in moves] == [6, 9]
+        assert "other order is legal too" in moves[0].reason
+
 def test_times_known_for_one_part_alone_do_not_order_the_parts():
     # the run's tiles appeared a second apart, the star's time is not known: nothing says
     # which turn came first
