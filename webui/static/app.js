@@ -253,6 +253,23 @@ function fitAboveBar(scroll) {
   if (room < frame.height && room >= LEAST_BOARD_PX) scroll.style.maxHeight = `${room}px`;
 }
 
+// The TV's side column hides what runs past its foot: the waiting move's doubt (app.css)
+// gives up lines, three down to one, until the rest of its card fits under the scores. (It
+// is measured held at its height: given way, the card would always seem to fit.)
+function fitTvDoubt() {
+  const card = document.querySelector(".tv-side .pending"), doubt = card?.querySelector(".doubt");
+  if (!doubt) return;
+  doubt.style.flexShrink = "0";
+  for (let lines = 3; lines >= 1; lines--) {
+    doubt.style.setProperty("--doubt-lines", lines);
+    if (card.scrollHeight <= card.clientHeight) break;
+  }
+  doubt.style.flexShrink = "";
+}
+fitTvDoubt();
+window.addEventListener("resize", fitTvDoubt);
+document.fonts?.ready.then(fitTvDoubt);  // a web font set late changes the lines
+
 // A board bigger than its box (its + cells stay a finger wide) scrolls to the move waiting,
 // or to its middle for a move entered by hand, across and down. On a phone the box ends
 // above the Confirm bar where there is room: a board game's 16 rows under a warning ran
@@ -319,6 +336,7 @@ function refreshParts() {
       redrawAgain = false;
       await Promise.all(Array.from(document.querySelectorAll("[data-part]"), refreshPart));
       showWaitingTiles();
+      fitTvDoubt();
       bringUpWaitingMove();
       flashLastMove();
     } while (redrawAgain);
