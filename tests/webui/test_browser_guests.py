@@ -4,12 +4,19 @@ as the table's screen; and the tablet's score sheet on a 1024 x 768 tablet."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
 import pytest
 from test_browser_layout import PLAYERS, TURNS, LiveServer, _turn_json, tiles
 from webui_support import CHROMIUM
 
 from engine.tiles import Tile
 from vision.doubts import Doubt, DoubtKind, SplitOrder
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 pytestmark = [
     pytest.mark.browser,
@@ -29,6 +36,18 @@ def live(tmp_path):
     server.close()
 
 
+@contextmanager
+def opened(browser, url: str, width: int, height: int) -> Iterator[Page]:
+    """``url`` in a fresh browser context of that screen size, closed afterwards."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        page = context.new_page()
+        page.goto(url)
+        yield page
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize("lang,width,height",
                          [("en", w, h) for w, h in SCREENS]
                          + [("ar", 1280, 720), ("ar", 1920, 1080)])
@@ -38,10 +57,7 @@ def test_the_tv_foot_never_runs_over_the_scores_or_the_move_card(live, browser, 
     way (its start is on the right)."""
     game = live.game(players=PLAYERS)
     live.games.set_camera("live")
-    context = browser.new_context(viewport={"width": width, "height": height})
-    try:
-        page = context.new_page()
-        page.goto(f"{live.base}/games/{game}/table?lang={lang}")
+    with opened(browser, f"{live.base}/games/{game}/table?lang={lang}", width, height) as page:
         page.locator(".tv .pin").wait_for()
         found = page.evaluate("""() => {
             const box = (s) => document.querySelector(s).getBoundingClientRect();
@@ -63,8 +79,6 @@ def test_the_tv_foot_never_runs_over_the_scores_or_the_move_card(live, browser, 
         assert found["rtl"] == (lang == "ar"), found
         assert found["past"] == [], found
         assert found["scrolls"] <= 0 and found["board"] >= 100, found
-    finally:
-        context.close()
 
 
 # The waiting move's card on the TV, a long doubt on it: the camera split two turns read from
@@ -109,18 +123,13 @@ def test_a_long_doubt_never_pushes_the_waiting_moves_points_off_the_tv(live, bro
                         split=(1, 2))
     live.games.detected(tiles((3, 1, "BCl")), True, (), [()])
     live.games.set_camera("live")
-    context = browser.new_context(viewport={"width": width, "height": height})
-    try:
-        page = context.new_page()
-        page.goto(f"{live.base}/games/{game}/table?lang={lang}")
+    with opened(browser, f"{live.base}/games/{game}/table?lang={lang}", width, height) as page:
         page.locator(".tv .pending .doubt").wait_for()
         page.wait_for_timeout(200)
         found = page.evaluate(CARD)
         assert found["missing"] == [] and found["below"] == [], found
         assert found["card"] <= 0.5 and found["scrolls"] <= 0, found
         assert found["doubtLine"] >= 0.95, found
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("width,height", [(1024, 768), (1280, 800), (800, 1280)])
@@ -131,10 +140,7 @@ def test_the_tablets_score_sheet_never_scrolls_sideways_with_long_names(live, br
     sideways, six 540. It fits; each name keeps its whole self in its title, and a total of
     three digits, or a Qwirkle's score with its star, still fits its column, at full size."""
     game = live.game(players=PLAYERS[:seats])
-    context = browser.new_context(viewport={"width": width, "height": height})
-    try:
-        page = context.new_page()
-        page.goto(f"{live.base}/games/{game}/tablet")
+    with opened(browser, f"{live.base}/games/{game}/tablet", width, height) as page:
         page.locator("[data-part=sheet] .sheet").wait_for()
         found = page.evaluate("""() => {
             const sheet = document.querySelector('[data-part=sheet] .sheet');
@@ -154,5 +160,3 @@ def test_the_tablets_score_sheet_never_scrolls_sideways_with_long_names(live, br
         assert found["sideways"] <= 0 and found["page"] <= 0, found
         assert found["crowded"] == [], found
         assert found["titles"] == list(PLAYERS[:seats]) and found["total"] >= 20, found
-    finally:
-        context.close()
