@@ -244,7 +244,7 @@ def keep_game(game_id: int):
 def play(game_id: int):
     """Record an exchange, a pass or a placement; ``"turns": n`` beside the turn, the turns
     the tablet showed, makes the server refuse (409) when another device changed them."""
-    return answer(games().play(game_id, body(), seen_turns("turns")))
+    return answer(games().play(game_id, body(), turn_number("turns")))
 
 
 @bp.put("/games/<int:game_id>/turns/<int:index>")
@@ -260,8 +260,8 @@ def replace(game_id: int, index: int):
     if was is not None and not isinstance(was, dict):
         raise PayloadError(_("was must be the turn as it was when the edit began, as "
                              "{\"kind\": ...}"))
-    return answer(games().edit(game_id, index, body(), seen_turns("turns"), was,
-                               None if was is None else seen_turns("id", was)))
+    return answer(games().edit(game_id, index, body(), turn_number("turns"), was,
+                               None if was is None else turn_number("id", was)))
 
 
 @bp.put("/games/<int:game_id>/start")
@@ -275,7 +275,7 @@ def edit_start(game_id: int):
     if was is not None and not (isinstance(was, dict) and "tiles" in was):
         raise PayloadError(_("was must be the start as it was when the edit began, as "
                              "{\"tiles\": [...]}"))
-    return answer(games().edit_start(game_id, body().get("tiles"), seen_turns("turns"),
+    return answer(games().edit_start(game_id, body().get("tiles"), turn_number("turns"),
                                      None if was is None else was["tiles"]))
 
 
@@ -303,7 +303,7 @@ def void(game_id: int, index: int):
     """Remove a turn; ``{"turns": n}``, the turns the tablet showed when it asked, makes the
     server refuse (409) when another device changed them since, and ``"id"``, the turn's id
     in the state, when another turn is at ``index`` now."""
-    return answer(games().take_back(game_id, index, seen_turns("turns"), seen_turns("id")))
+    return answer(games().take_back(game_id, index, turn_number("turns"), turn_number("id")))
 
 
 @bp.post("/games/<int:game_id>/undo")
@@ -312,15 +312,15 @@ def undo(game_id: int):
     """Take back the last turn; ``{"index": i}`` names the turn the tablet asked about, and
     the server refuses (409) when another device changed the turns since; ``"id"`` as for
     removing a turn."""
-    index = seen_turns("index")
+    index = turn_number("index")
     return answer(games().take_back(game_id, None, None if index is None else index + 1,
-                                    seen_turns("id")))
+                                    turn_number("id")))
 
 
-def seen_turns(key: str, sent: dict[str, Any] | None = None) -> int | None:
-    """The whole number under ``key`` in the JSON sent, or in ``sent``, a part of it (a
-    turn's ``"id"`` in its ``"was"``) (None when the request sends none). A count of turns,
-    a turn's index or its id, is never negative: such a request is malformed (400), not one
+def turn_number(key: str, sent: dict[str, Any] | None = None) -> int | None:
+    """The count of turns, turn index or turn id under ``key`` in the JSON sent, or in
+    ``sent``, a part of it (a turn's ``"id"`` in its ``"was"``); None when none is sent. It
+    is a whole number and never negative: such a request is malformed (400), not one
     that another device overtook (409, "look at them again"). A number past the turns the
     game holds stays 409: a tablet that saw a turn another device has since taken back
     sends just that."""
@@ -432,12 +432,12 @@ def redo(game_id: int):
     index, turns = data.get("index"), games().get(game_id).table.turns
     if not is_whole(index) or not 0 <= index <= len(turns):
         raise PayloadError(_("index must be a turn number from 0 to %(n)s", n=len(turns)))
-    seen = seen_turns("turns")
+    seen = turn_number("turns")
     if seen is None:
         raise PayloadError(_("turns must say how many turns the game held once the turn was "
                              "taken away"))
     turn = data.get("turn")  # the turn as the state showed it: with its id, it gets it back
-    turn_id = seen_turns("id", turn) if isinstance(turn, dict) else None
+    turn_id = turn_number("id", turn) if isinstance(turn, dict) else None
     return answer(games().redo(game_id, index, turn, seen, turn_id))
 
 
