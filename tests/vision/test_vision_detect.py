@@ -79,6 +79,12 @@ def test_printed_board_squares_and_marks_are_not_symbols():
     assert _cells_of(image) == set()
 
 
+
+def _holes(mask, min_side, max_side, every_point=True):
+    """The holes of ``mask`` as a scan measures them: traced, then measured."""
+    traced = detect._traced(mask, min_side, max_side, every_point)
+    return detect._measured(traced, min_side, max_side, every_point)
+
 def test_holes_measured_from_their_corners_alone_are_the_same():
     """find_squares traces a printed board's thousands of specks keeping only the outlines'
     corners; the holes it measures must be those traced point by point."""
@@ -87,8 +93,8 @@ def test_holes_measured_from_their_corners_alone_are_the_same():
     for x, y, side, turn in ((40, 50, 30, 0), (150, 60, 44, 20), (260, 160, 36, 45)):
         box = cv2.boxPoints(((x + side / 2, y + side / 2), (side, side), turn))
         cv2.polylines(mask, [np.round(box).astype(np.int32)], True, 1, 2)  # rings round squares
-    every, _ = detect._holes(mask, 4.0, 60.0)
-    corners, _ = detect._holes(mask, 4.0, 60.0, every_point=False)
+    every, _ = _holes(mask, 4.0, 60.0)
+    corners, _ = _holes(mask, 4.0, 60.0, every_point=False)
     assert len(every) >= 3
     np.testing.assert_allclose(corners, every)
 
@@ -259,7 +265,7 @@ def test_webcam_sized_photo_keeps_its_cells(real_data):
 
 @pytest.mark.parametrize("density", [0.3, 0.5, 0.7])
 def test_a_speckled_mask_is_cleared_to_the_same_holes(monkeypatch, density):
-    """Noise is traced fast once its specks and pinholes are labelled away; what `_holes`
+    """Noise is traced fast once its specks and pinholes are labelled away; what `_measured`
     measures must not change, nor its order while no more holes are in range than
     `MAX_HOLES` (at 0.5 and 0.7 there are more: the same largest ones must be chosen)."""
     side = (5.0, 170.0)
@@ -267,9 +273,9 @@ def test_a_speckled_mask_is_cleared_to_the_same_holes(monkeypatch, density):
     for x in (80, 300, 470):  # a few rings round cell-sized holes among the specks
         cv2.rectangle(mask, (x, 120), (x + 40, 160), 1, 2)
     assert detect._speckled(mask)
-    cleared, cleared_outlines = detect._holes(mask, *side)
+    cleared, cleared_outlines = _holes(mask, *side)
     monkeypatch.setattr(detect, "_speckled", lambda _: False)
-    traced, outlines = detect._holes(mask, *side)
+    traced, outlines = _holes(mask, *side)
     assert len(traced) >= 3
     if len(traced) < detect.MAX_HOLES:
         np.testing.assert_array_equal(cleared, traced)
