@@ -21,8 +21,10 @@ def new_tiles(*items: tuple[int, int, str, str]) -> list:
 
 
 BOARD = board_of((0, 0, R, "star"), (1, 0, R, "circle"))
-# turn 1: a column of circles down from the red circle; turn 2: a row of orange from its end
-TURN_1 = ((1, 1, OR, "circle"), (1, 2, Y, "circle"))
+# turn 1: a column of circles down from the red circle; turn 2: a row of yellow from its
+# middle (had turn 2 built on the column's end, that tile could as well have been turn 2's:
+# turn 1 a single tile, turn 2 a row crossing the column, for more points in all)
+TURN_1 = ((1, 1, OR, "circle"), (1, 2, Y, "circle"), (1, 3, G, "circle"))
 TURN_2 = ((2, 2, Y, "square"), (3, 2, Y, "cross"))
 
 
@@ -87,7 +89,6 @@ def test_tiles_laid_side_by_side_stay_one_turn_when_nothing_else_decides():
         assert "other order is legal too" in moves[0].reason
 
 
-
 def test_two_turns_the_camera_saw_neither_way_come_in_the_order_that_scores_more():
     # the simulation's game 158, its fifth and sixth turns made during an outage: a red
     # column down from the end of a row of diamonds (6 points), then a red row across the
@@ -103,6 +104,21 @@ def test_two_turns_the_camera_saw_neither_way_come_in_the_order_that_scores_more
         assert _as_sets(moves) == [_placed(*column), _placed(*row)]
         assert [m.score for m in moves] == [6, 9]
         assert "other order is legal too" in moves[0].reason
+
+
+def test_of_two_ways_to_part_the_same_tiles_into_turns_the_one_that_scores_more_is_taken():
+    # as in the simulation's game 123: during an outage one turn put a red clover on top of
+    # a red column, the next a red circle above it and a green circle beside that. The red
+    # clover and red circle as one turn and the green circle alone is legal too, parting one
+    # pair of neighbours as well, but scores 5 and 2 where the turns played scored 4 and 7:
+    # a player takes the points the board offers
+    board = board_of((-2, 0, R, "star"), (-2, 1, R, "cross"), (-2, 2, R, "square"))
+    clover, circles = (-2, -1, R, "clover"), ((-2, -2, R, "circle"), (-1, -2, G, "circle"))
+    for new in (new_tiles(clover, *circles), new_tiles(*reversed(circles), clover)):
+        moves = split_moves(board, new)
+        assert _as_sets(moves) == [_placed(clover), _placed(*circles)]
+        assert [m.score for m in moves] == [4, 7]
+
 
 def test_times_known_for_one_part_alone_do_not_order_the_parts():
     # the run's tiles appeared a second apart, the star's time is not known: nothing says
