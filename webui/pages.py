@@ -8,6 +8,7 @@ string stays in a template, translated.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -25,6 +26,7 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from markupsafe import Markup
 
 from engine.board import SIDES
 from engine.boardgame import start_in, start_under
@@ -117,6 +119,28 @@ def add_slots(board: list[dict[str, Any]], move: list[dict[str, Any]]) -> list[d
                     x, y = x + dx, y + dy
                 free.add((x, y))
     return [{"x": x, "y": y} for x, y in sorted(free, key=lambda cell: (cell[1], cell[0]))]
+
+
+# The end of a URL's piece: after a run of "/" or ":" ("http://", "192.168.1.23:", "8000/").
+URL_PIECE = re.compile(r"[^/:]*[/:]*")
+
+
+@bp.app_template_filter()
+def url_lines(url: str) -> Markup:
+    """``url`` as the TV's join text shows it: it may break after a "/" or a ":" and nowhere
+    else. A narrow join text broke the address anywhere ("…:40529/t" over "ablet"), and a
+    player typed what they read; each piece is kept whole (app.css: .url-piece) with a
+    break allowed between pieces.
+
+    >>> print(url_lines("http://192.168.1.23:8000/tablet").replace("<wbr>", "\\n"))
+    <span class="url-piece">http://</span>
+    <span class="url-piece">192.168.1.23:</span>
+    <span class="url-piece">8000/</span>
+    <span class="url-piece">tablet</span>
+    """
+    pieces = [piece for piece in URL_PIECE.findall(url) if piece]
+    return Markup("<wbr>").join(Markup('<span class="url-piece">%s</span>') % piece
+                                for piece in pieces)
 
 
 @cache

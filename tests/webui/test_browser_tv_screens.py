@@ -1,0 +1,110 @@
+"""The TV view on 4:3, 5:4, 16:9 and upright screens, measured in a real browser (Debian's
+chromium through Playwright): the board takes the room the screen has, nothing on the view
+lies over anything else or off the screen's sides, and the join address breaks only where an
+address may."""
+
+from __future__ import annotations
+
+import pytest
+from test_browser_guests import opened
+from test_browser_layout import PLAYERS, LiveServer
+from webui_support import CHROMIUM
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(),
+                       reason="Debian's chromium is not installed (apt-get install chromium)"),
+]
+
+SCREENS = [(1280, 720), (1920, 1080), (1024, 768), (1280, 1024), (768, 1024)]
+"""16:9 TVs, a 4:3 projector, a 5:4 monitor and a tablet stood upright."""
+
+# The parts of the view that must not lie over one another: each is one box on the screen.
+PARTS = (".tv-banner", ".board-box", ".watch-list", ".tv-tracker", ".tv .preview", ".tv .qr",
+         ".tv .join-text", ".tv .pin", "[data-action=new-pin]", ".scoreboard li", ".tv .pending")
+
+LAYOUT = """(parts) => {
+    const shown = parts.flatMap((s) => [...document.querySelectorAll(s)].map((e, i) =>
+      [`${s}#${i}`, e.getBoundingClientRect()])).filter(([, r]) => r.width && r.height);
+    const overlaps = [];
+    shown.forEach(([a, r], i) => shown.slice(i + 1).forEach(([b, q]) => {
+      const across = Math.min(r.right, q.right) - Math.max(r.left, q.left);
+      const down = Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top);
+      if (across > 1 && down > 1) overlaps.push([a, b]);
+    }));
+    const tile = document.querySelector('.tv-board .board g.placed').getBoundingClientRect();
+    return {
+      overlaps,
+      offSides: shown.filter(([, r]) => r.left < -0.5 || r.right > innerWidth + 0.5)
+        .map(([s]) => s),
+      below: shown.filter(([, r]) => r.bottom > innerHeight + 0.5).map(([s]) => s),
+      sideways: document.scrollingElement.scrollWidth - innerWidth,
+      tile: tile.height,
+    };
+}"""
+
+
+@pytest.fixture
+def live(tmp_path):
+    server = LiveServer(tmp_path / "games.sqlite3")
+    yield server
+    server.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+@pytest.mark.parametrize("width,height", SCREENS)
+def test_the_tv_board_takes_the_room_and_nothing_overlaps(live, browser, lang, width, height):
+    """At 1024 x 768 the foot took two rows under the board, and the board was a strip
+    104 px tall: its tiles 13 px, where a 1280 x 720 TV draws them 37 px. A tile is now
+    drawn at least 4% of the screen's height on every screen. Six long names, a move waiting
+    and the camera's preview, in both directions of writing; an upright screen scrolls down
+    (it is a page like a phone's), never sideways."""
+    game = live.game(players=PLAYERS)
+    live.games.set_camera("live")
+    with opened(browser, f"{live.base}/games/{game}/table?lang={lang}", width, height) as page:
+        page.locator(".tv .pin").wait_for()
+        found = page.evaluate(LAYOUT, list(PARTS))
+        assert found["overlaps"] == [] and found["offSides"] == [], found
+        assert found["sideways"] <= 0, found
+        if width > height:
+            assert found["below"] == [], found
+        assert found["tile"] >= 0.04 * height, found
+
+
+# Where each line of the join text's address ends: the character before each break.
+ADDRESS_BREAKS = """() => {
+    const address = document.querySelector('.tv .join-text bdi');
+    const text = address.textContent, range = document.createRange(), walker =
+      document.createTreeWalker(address, NodeFilter.SHOW_TEXT);
+    const tops = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (let i = 0; i < node.length; i++) {
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        tops.push(range.getBoundingClientRect().top);
+      }
+    }
+    const breaks = [];
+    tops.forEach((top, i) => {
+      if (i && Math.abs(top - tops[i - 1]) > 2) breaks.push(text[i - 1]);
+    });
+    return {text, breaks};
+}"""
+
+
+@pytest.mark.parametrize("address", ["http://192.168.178.123:8000",
+                                     "http://qwirkle-table.local:8000"])
+@pytest.mark.parametrize("lang", ["en", "ar"])
+@pytest.mark.parametrize("width,height", SCREENS)
+def test_the_join_address_never_breaks_inside_a_word(live, browser, lang, width, height,
+                                                     address):
+    """The address players type from the TV broke anywhere in a narrow join text:
+    "http://127.0.0.1:40529/t" over "ablet" at 1280 x 720. A line of it ends after a "/" or
+    a ":" only, and it is shown whole."""
+    live.app.config["PUBLIC_URL"] = address
+    game = live.game(players=PLAYERS)
+    with opened(browser, f"{live.base}/games/{game}/table?lang={lang}", width, height) as page:
+        page.locator(".tv .pin").wait_for()
+        found = page.evaluate(ADDRESS_BREAKS)
+        assert found["text"] == f"{address}/tablet", found
+        assert set(found["breaks"]) <= {"/", ":"}, found
