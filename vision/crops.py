@@ -89,6 +89,7 @@ def _chunked(source: np.ndarray, homography: np.ndarray, centres: np.ndarray,
         crops.append(_sampled(source, homography, centres[first:first + CHUNK], offsets))
     return np.concatenate(crops)
 
+
 def _sampled(source: np.ndarray, homography: np.ndarray, centres: np.ndarray,
              offsets: np.ndarray) -> np.ndarray:
     """The crops of ``centres`` from ``source``: every pixel of every crop in one remap.
