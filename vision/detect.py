@@ -373,7 +373,9 @@ def _level_traced(ratio: np.ndarray, cut: float, grow: int, max_extent: float) -
     later levels on the other core (:func:`other_core`) while this one measures the levels
     before. Tracing was 3.5-5.5 ms of the 11-16 ms that finding a phone photo's symbols took on
     the 2-core machine; with it moved, 13.4 instead of 16.2 ms on oblique-2/13.jpg, 11.5
-    instead of 13.4 on oblique-2/12.jpg (medians of 30, turn about, session 45)."""
+    instead of 13.4 on oblique-2/12.jpg (medians of 30, turn about, session 45). Whole scans,
+    with the tiles' crops cut on two cores too (:data:`vision.crops.TWO_CORES`), take 1-3 %
+    less time, inside the spread of that host."""
     dark = np.less(ratio, cut).view(np.uint8)  # 0 or 1, without a copy
     if grow:
         dark = cv2.dilate(dark, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
@@ -482,10 +484,10 @@ def _traced(mask: np.ndarray, min_side: float, max_side: float, every_point: boo
     keeps only its corners: the same polygon, so the same rows, and half the cost on a mask of
     thousands of specks (a printed board's lines), but too few points to measure a ring along.
     """
-    chain = cv2.CHAIN_APPROX_NONE if every_point else cv2.CHAIN_APPROX_SIMPLE
+    approximation = cv2.CHAIN_APPROX_NONE if every_point else cv2.CHAIN_APPROX_SIMPLE
     if _speckled(mask):
         mask = _despeckled(mask, min_side, max_side)
-    return cv2.findContours(mask, cv2.RETR_CCOMP, chain)
+    return cv2.findContours(mask, cv2.RETR_CCOMP, approximation)
 
 
 def _measured(traced: Traced, min_side: float, max_side: float,
