@@ -79,11 +79,11 @@ def test_printed_board_squares_and_marks_are_not_symbols():
     assert _cells_of(image) == set()
 
 
-
 def _holes(mask, min_side, max_side, every_point=True):
     """The holes of ``mask`` as a scan measures them: traced, then measured."""
     traced = detect._traced(mask, min_side, max_side, every_point)
     return detect._measured(traced, min_side, max_side, every_point)
+
 
 def test_holes_measured_from_their_corners_alone_are_the_same():
     """find_squares traces a printed board's thousands of specks keeping only the outlines'
