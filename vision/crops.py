@@ -59,7 +59,7 @@ def cutter(image: np.ndarray, homography: np.ndarray, cells: np.ndarray) -> Cut:
     def cut(centres: np.ndarray, side: int = CROP) -> np.ndarray:
         centres = np.asarray(centres, np.float64).reshape(-1, 2)
         offsets = (np.arange(side) + 0.5) * (2 * HALF / side) - HALF
-        if len(centres) < TWO_CORES:
+        if len(centres) * side * side < TWO_CORES:
             return _chunked(source, to_source, centres, offsets)
         # a frame's tiles are cut half here and half on the other core: all numpy and OpenCV
         half = (len(centres) + 1) // 2
@@ -70,11 +70,13 @@ def cutter(image: np.ndarray, homography: np.ndarray, cells: np.ndarray) -> Cut:
     return cut
 
 
-TWO_CORES = 16
-"""Fewest crops a cut shares between two cores: a frame's tiles took 5-7 ms to cut from a
-phone photo on the 2-core machine, and take 3.4-4.1 ms so (oblique-2/13.jpg, /19 and
-connect-2/17.jpg, 61-78 tiles, medians of 40 turn about, session 45); a few free cells are
-too little to hand over."""
+TWO_CORES = 16 * CROP * CROP
+"""Fewest crop pixels a cut shares between two cores: sixteen tiles. A frame's tiles took 5-7
+ms to cut from a phone photo on the 2-core machine, and take 3.4-4.1 ms so (oblique-2/13.jpg,
+/19 and connect-2/17.jpg, 61-78 tiles, medians of 40 turn about, session 45). A few free
+cells, or even 60 of the completion's coarse crops (``vision.scan.PROBE``, 24 px), are too
+little to hand over: shared, those took 0.87 ms instead of 0.77, 16 of them 0.64 instead of
+0.39."""
 
 CHUNK = 256
 """Crops sampled by one remap call (its map stays well under OpenCV's 32,767 rows)."""
