@@ -18,10 +18,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
-from types import SimpleNamespace
 
 from engine.board import Board, Placed
 from engine.selfplay import simulate
+from vision.classifier import TileGuess
 from vision.decode import split_moves
 
 OUTCOMES = ("in order", "swapped", "other turns", "not split")
@@ -42,8 +42,7 @@ def tally(seeds: range, strategy: str = "greedy") -> Counter:
 
 
 def _outcome(board: Board, first: tuple[Placed, ...], second: tuple[Placed, ...]) -> str:
-    new = sorted(((x, y), SimpleNamespace(tile=tile, confidence=1.0, alternatives=[],
-                                          tile_prob=1.0)) for x, y, tile in first + second)
+    new = sorted(((x, y), TileGuess(tile, 1.0, {}, {})) for x, y, tile in first + second)
     moves = split_moves(board, new)
     if moves is None:
         return "not split"
