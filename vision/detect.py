@@ -871,6 +871,12 @@ LINE_CONTRAST = 6
 """Grey levels (of 255 for the local bright level) a printed line lies below its
 surroundings' mean."""
 
+FAINT_LINE_CONTRAST = 3
+"""The same for a board whose squares at :data:`LINE_CONTRAST` leave groups of tiles apart
+(``vision.scan._board_squares``): blurred lines, or lines a pixel wide. Not the rule: on the
+oblique board's photos with glare spots added, lines lit by the glare then ring squares that
+lead the lattice astray."""
+
 MAX_SQUARES = 200
 """Most board squares passed on to the lattice: the real photos show at most 94, the rendered
 boards 110."""
@@ -896,7 +902,7 @@ def _local_size(points: np.ndarray, symbols: list[Symbol]) -> np.ndarray:
     return np.clip(local, 1 / PERSPECTIVE, PERSPECTIVE)
 
 
-def trace_squares(work: Work, pitch: float) -> Traced:
+def trace_squares(work: Work, pitch: float, contrast: int = LINE_CONTRAST) -> Traced:
     """The outlines of the light regions ringed by printed lines or tile body, for
     :func:`find_squares`: the costly part of the look (3-4 ms on a phone photo of a board),
     all of it in OpenCV and numpy, so that a scan can run it on its other core beside the
@@ -910,7 +916,7 @@ def trace_squares(work: Work, pitch: float) -> Traced:
     gray = np.minimum(stretched, 255.0, out=stretched).astype(np.uint8)  # never below 0
     block = max(3, int(pitch / 2) | 1)
     line = cv2.adaptiveThreshold(gray, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
-                                 block, LINE_CONTRAST)
+                                 block, contrast)
     return _traced(line | work.dark, *_square_sides(pitch), False)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -221,8 +222,7 @@ def locate_tiles(image: np.ndarray, ignore: np.ndarray | None = None,
         grid = (without_squares if without_squares is not None
                 else lattice.assign_cells(first, squares))
     if grid is None or not grid.linked or _checkered(grid):
-        squares = detect.find_squares(work, symbols, pitch, tracing.result())
-        on_board = lattice.assign_cells(first, squares)
+        squares, on_board = _board_squares(work, symbols, pitch, first, tracing)
         if grid is not None and _squares_astray(points, grid, on_board):
             squares = np.zeros((0, 2))
         else:
@@ -269,6 +269,36 @@ def locate_tiles(image: np.ndarray, ignore: np.ndarray | None = None,
     return Located(cells, points / work.scale, grid.to_cells(points),
                    Lattice(homography, lattice.cell_side(homography, cells)), work,
                    loose / work.scale)
+
+
+FAINT_SQUARES = 0.5
+"""Fewer squares than this per symbol, where they leave groups of tiles apart, say the
+board's lines are faint (:func:`_board_squares`). A printed board round a game shows more
+empty squares than tiles: the course photos 35-81 beside 24-56 symbols, where the squares
+leave groups apart; connect-2's photos blurred 9 px along the rows 6-18 beside 23-54."""
+
+
+def _board_squares(work: detect.Work, symbols: list[detect.Symbol], pitch: float,
+                   first: lattice.Sketch, tracing: Future) -> tuple[np.ndarray, lattice.Grid]:
+    """A printed board's squares and the grid they give the first sketch: the squares its
+    lines ring, or where those are few and leave groups of tiles apart (:data:`FAINT_SQUARES`),
+    the squares fainter lines ring (:data:`vision.detect.FAINT_LINE_CONTRAST`) if they leave
+    fewer groups. ``tracing``: :func:`vision.detect.trace_squares` as handed to the other core.
+
+    A camera shaken by a hand blurs the lines, and a small picture draws them a pixel wide:
+    their squares no longer close, and the board game's first diagonals, which only squares
+    link, fall apart. Of every third photo of connect-2 blurred 9 px along the rows, 5 of 7
+    lost 6-17 tiles; now 2 do (00.jpg, whose 18 squares are not few beside 23 symbols, and
+    12.jpg).
+    """
+    squares = detect.find_squares(work, symbols, pitch, tracing.result())
+    grid = lattice.assign_cells(first, squares)
+    if grid.linked or len(squares) >= FAINT_SQUARES * len(symbols):
+        return squares, grid
+    fainter = detect.find_squares(work, symbols, pitch, detect.trace_squares(
+        work, pitch, detect.FAINT_LINE_CONTRAST))
+    retry = lattice.assign_cells(first, fainter)
+    return (fainter, retry) if retry.groups < grid.groups else (squares, grid)
 
 
 def _nothing(work: detect.Work) -> Located:

@@ -173,6 +173,15 @@ def test_degraded_variants_keep_the_picture_size_or_shrink_to_webcam():
         degrade(image, "sepia")
 
 
+def test_a_shaken_camera_smears_a_point_along_its_row_only():
+    image = np.zeros((1600, 1200, 3), np.uint8)
+    image[800, 600] = 255
+    shaken = degrade(image, "shaken")
+    assert shaken.shape == image.shape
+    row, column = shaken[800, :, 0], shaken[:, 600, 0]
+    assert np.count_nonzero(row) == 9 and np.count_nonzero(column) == 1
+
+
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_a_board_seen_30_to_40_degrees_from_vertical_gives_its_exact_cells_and_labels(seed):
     from vision.synth.scene import oblique_view

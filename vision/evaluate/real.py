@@ -173,7 +173,7 @@ class Tally:
         return self.correct / self.labelled if self.labelled else 1.0
 
 
-STEPS = ("purple", "warm", "half", "webcam", "phone")
+STEPS = ("purple", "warm", "half", "webcam", "phone", "shaken")
 """Single degradations, in the order a combined variant applies them (see :func:`degrade`)."""
 
 VARIANTS = ("original", "warm", "half", "webcam", "purple", "warm+webcam", "half+purple",
@@ -183,6 +183,10 @@ falling off across the table, half the light with sensor noise, a webcam-sized f
 long side, strong JPEG), a standard set whose sixth colour is purple (the photographed
 set's white symbols recoloured), and a phone's full-size photo (4000 px long side); a "+"
 combines them."""
+
+HARDER = ("shaken",)
+"""Variants outside ``all`` and its target: a camera shaken by a hand (motion blur along the
+rows, 9 px on a 1,600-px photo), which the printed boards' photos do not all survive."""
 
 
 def degrade(image: np.ndarray, variant: str, seed: int = 0) -> np.ndarray:
@@ -228,6 +232,15 @@ def _half(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def _webcam(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A 960-px frame with strong JPEG compression."""
     return _saved(image, 960, 40)
+
+
+def _shaken(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A camera moved along the rows while the shutter was open: each pixel the mean of a
+    run along its row of 0.56 % of the long side (9 px on a 1,600-px photo)."""
+    length = max(3, round(max(image.shape[:2]) / 180)) | 1
+    kernel = np.zeros((length, length), np.float32)
+    kernel[length // 2, :] = 1.0 / length
+    return cv2.filter2D(image, -1, kernel)
 
 
 def _phone(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -306,7 +319,8 @@ def white_symbols(image: np.ndarray) -> np.ndarray:
     return mask
 
 
-_STEP = {"purple": _purple, "warm": _warm, "half": _half, "webcam": _webcam, "phone": _phone}
+_STEP = {"purple": _purple, "warm": _warm, "half": _half, "webcam": _webcam, "phone": _phone,
+         "shaken": _shaken}
 
 
 # --------------------------------------------------------------------------- the command
@@ -321,8 +335,9 @@ def main(argv: list[str] | None = None) -> int:
                         default=REAL_PHOTOS,
                         help="folder of game folders (default ../shared/data/real)")
     parser.add_argument("--games", nargs="*", help="only these game folders")
-    parser.add_argument("--variant", choices=VARIANTS + ("all",), default="original",
-                        help="degrade the photos first (all: every variant in turn)")
+    parser.add_argument("--variant", choices=VARIANTS + HARDER + ("all",), default="original",
+                        help="degrade the photos first (all: every variant but "
+                             f"{', '.join(HARDER)} in turn)")
     parser.add_argument("--geometry", action="store_true",
                         help="cells only: skip the classifier (label accuracy not measured)")
     parser.add_argument("--check", action="store_true",
