@@ -13,7 +13,7 @@ import pytest
 # The same browser fixture and skip-without-chromium marks as the table app's browser tests.
 from test_browser_table import pytestmark  # noqa: F401  (pytest reads it)
 from test_i18n_locale import LANGUAGES, translations
-from webui_support import ROW, Servers
+from webui_support import LAN_NAME, ROW, Servers
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 PORTRAIT = {"width": 800, "height": 1280}
@@ -98,3 +98,70 @@ def test_a_tablet_in_arabic_and_a_laptop_in_english_watch_one_game(browser, serv
             for size in (LANDSCAPE, PORTRAIT):
                 tablet.set_viewport_size(size)
                 assert overflow(tablet) <= 0, f"{path} in {code} at {size} is too wide"
+
+
+# Where the PIN form's label, box and Join button lie: each [left, top, right, bottom].
+JOIN_ROW = """() => {
+    const form = document.querySelector('form[data-join]');
+    const at = (e) => { const r = e.getBoundingClientRect();
+                        return [r.left, r.top, r.right, r.bottom]; };
+    const card = form.closest('.join-pin');
+    return {
+      label: at(form.querySelector('label')), box: at(form.querySelector('input')),
+      join: at(form.querySelector('button')), card: at(card),
+      sideways: document.scrollingElement.scrollWidth - innerWidth,
+    };
+}"""
+
+
+@pytest.fixture
+def lan(tmp_path):
+    """A server with a game running, reached by a device on the LAN that has not joined."""
+    pool = Servers(tmp_path / "lan.sqlite3")
+    started = pool.start("none", options=("--allow-host", LAN_NAME))
+    started.api("POST", "/api/games", {"players": ["Ann", "Bob"]})
+    yield started
+    pool.close()
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_join_button_sits_beside_the_pin_box_on_a_phone(browser, lan, code):
+    """On a 390 x 844 phone in Arabic the Join button wrapped under the PIN box ("رمز PIN"
+    and "انضمام" are wider than "PIN" and "Join"), and at 360 px in English too: the label,
+    the box and the button now share one row, inside the card, on the tablet page and the
+    set-up page, in every language. The box keeps room for the six digits of a PIN."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                                  locale="en-GB")
+    try:
+        _join_row_in(context.new_page(), lan, code)
+    finally:
+        context.close()
+
+
+def _join_row_in(phone, lan, code: str) -> None:
+    phone.goto(f"http://{LAN_NAME}:{lan.port}/tablet")
+    phone.wait_for_url("**/games/*/tablet")
+    choose(phone, code)
+    for path in (phone.url, f"http://{LAN_NAME}:{lan.port}/setup"):
+        phone.goto(path)
+        phone.locator("form[data-join] button").wait_for()
+        phone.evaluate("document.fonts.ready")
+        for width, height in ((390, 844), (360, 740)):
+            phone.set_viewport_size({"width": width, "height": height})
+            found = phone.evaluate(JOIN_ROW)
+            label, box, join, card = found["label"], found["box"], found["join"], found["card"]
+            where = (code, path, width, found)
+            # one row: each lies level with the PIN box (their middles within its height)
+            for part in (label, join):
+                assert box[1] < (part[1] + part[3]) / 2 < box[3], where
+            assert found["sideways"] <= 0, where
+            # ... inside the card, in the order the language reads, none over another
+            rtl = code == "ar"
+            order = [join, box, label] if rtl else [label, box, join]
+            assert all(order[k][2] <= order[k + 1][0] + 0.5 for k in range(2)), where
+            assert order[0][0] >= card[0] and order[-1][2] <= card[2], where
+            # six digits fit the box (a PIN is typed and read in full)
+            digits = phone.evaluate("""() => { const box = document.querySelector(
+                'form[data-join] input'); box.value = '888888';
+                return box.scrollWidth - box.clientWidth; }""")
+            assert digits <= 1, where  # (an Arabic page's box scrolls 1 px, however wide)

@@ -57,8 +57,8 @@ def test_the_tv_board_takes_the_room_and_nothing_overlaps(live, browser, lang, w
     """At 1024 x 768 the foot took two rows under the board, and the board was a strip
     104 px tall: its tiles 13 px, where a 1280 x 720 TV draws them 37 px. A tile is now
     drawn at least 4% of the screen's height on every screen. Six long names, a move waiting
-    and the camera's preview, in both directions of writing; an upright screen scrolls down
-    (it is a page like a phone's), never sideways."""
+    and the camera's preview, in both directions of writing; an upright screen fits one
+    screen too (see test_an_upright_tv_fits_one_screen), and nothing scrolls sideways."""
     game = live.game(players=PLAYERS)
     live.games.set_camera("live")
     with opened(browser, f"{live.base}/games/{game}/table?lang={lang}", width, height) as page:
@@ -66,9 +66,60 @@ def test_the_tv_board_takes_the_room_and_nothing_overlaps(live, browser, lang, w
         found = page.evaluate(LAYOUT, list(PARTS))
         assert found["overlaps"] == [] and found["offSides"] == [], found
         assert found["sideways"] <= 0, found
-        if width > height:
-            assert found["below"] == [], found
+        assert found["below"] == [], found
         assert found["tile"] >= 0.04 * height, found
+
+
+# What an upright screen shows, and what its view hides: the parts that must all be on it,
+# each score row and the move card whole inside the side column (which hides what runs past
+# its foot), and how far the page scrolls down.
+SHOWN = """(parts) => {
+    const missing = parts.filter((s) => ![...document.querySelectorAll(s)].some((e) => {
+      const r = e.getBoundingClientRect();
+      return r.width && r.height; }));
+    const side = document.querySelector('.tv-side').getBoundingClientRect();
+    const cut = [...document.querySelectorAll('.scoreboard li, .tv .pending')]
+      .map((e) => e.getBoundingClientRect())
+      .filter((r) => r.bottom > side.bottom + 0.5 || r.right > side.right + 0.5
+                     || r.left < side.left - 0.5).length;
+    const address = document.querySelector('.tv .join-text');
+    return {
+      missing, cut,
+      rows: document.querySelectorAll('.scoreboard li').length,
+      scrolls: document.scrollingElement.scrollHeight - innerHeight,
+      board: document.querySelector('.board-box').getBoundingClientRect().height,
+      address: address.scrollWidth <= address.clientWidth,
+    };
+}"""
+
+UPRIGHT = [(768, 1024), (800, 1280), (1080, 1920)]
+"""A tablet stood up as the table's screen (the iPad's 768 x 1024, a 10" Android's 800 x
+1280) and a full-HD TV turned on its side."""
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+@pytest.mark.parametrize("width,height", UPRIGHT)
+def test_an_upright_tv_fits_one_screen(live, browser, lang, width, height):
+    """At 768 x 1024 the TV view was a phone's page: 2279 px tall (2364 in Arabic), the
+    board below the scores and the QR code and PIN two screens down, on a screen across the
+    room that nobody scrolls. It fits one screen: the scores (in two columns), the move card,
+    the board, the tile tracker, the camera's preview and the QR code, address and PIN, none
+    cut off, nothing over anything else, and the board as tall as on the landscape screens
+    (its tiles at least 4% of the height)."""
+    game = live.game(players=PLAYERS)
+    live.games.set_camera("live")
+    with opened(browser, f"{live.base}/games/{game}/table?lang={lang}", width, height) as page:
+        page.locator(".tv .pin").wait_for()
+        page.evaluate("document.fonts.ready")
+        found = page.evaluate(LAYOUT, list(PARTS))
+        shown = page.evaluate(SHOWN, [p for p in PARTS if p != ".tv .pending"]
+                              + [".tv .pending", "[data-pin]", ".tv .qr svg"])
+        assert shown["scrolls"] <= 0 and found["sideways"] <= 0, (found, shown)
+        assert shown["missing"] == [] and shown["rows"] == 6 and shown["cut"] == 0, shown
+        assert found["overlaps"] == [] and found["offSides"] == [], found
+        assert found["below"] == [], found
+        assert found["tile"] >= 0.04 * height, found
+        assert shown["board"] >= 0.3 * height and shown["address"], shown
 
 
 # Where each line of the join text's address ends: the character before each break.
@@ -108,3 +159,25 @@ def test_the_join_address_never_breaks_inside_a_word(live, browser, lang, width,
         found = page.evaluate(ADDRESS_BREAKS)
         assert found["text"] == f"{address}/tablet", found
         assert set(found["breaks"]) <= {"/", ":"}, found
+
+
+@pytest.mark.parametrize("width,height", [(768, 1024), (1080, 1920)])
+def test_an_upright_tv_shows_the_winner_on_one_screen(live, browser, width, height):
+    """The winner card stands over the view, whole, under the menu (which takes two rows at
+    768 px) and above the screen's foot: the page still does not scroll."""
+    from playwright.sync_api import expect
+
+    game = live.game(players=PLAYERS)
+    with opened(browser, f"{live.base}/games/{game}/tablet", 800, 1280) as tablet, \
+            opened(browser, f"{live.base}/games/{game}/table", width, height) as tv:
+        tablet.click("[data-open=end-dialog]")
+        tablet.click("#end-dialog [data-action=finish][data-went-out='']")
+        expect(tv.locator("[data-winner]")).to_be_visible()
+        found = tv.evaluate("""() => {
+            const card = document.querySelector('[data-winner]').getBoundingClientRect();
+            return {top: card.top, bottom: card.bottom, left: card.left, right: card.right,
+                    menu: document.querySelector('header.top').getBoundingClientRect().bottom,
+                    scrolls: document.scrollingElement.scrollHeight - innerHeight};
+        }""")
+        assert found["top"] >= found["menu"] and found["bottom"] <= height, found
+        assert found["left"] >= 0 and found["right"] <= width and found["scrolls"] <= 0, found
