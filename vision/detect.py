@@ -906,7 +906,8 @@ def trace_squares(work: Work, pitch: float, contrast: int = LINE_CONTRAST) -> Tr
     """The outlines of the light regions ringed by printed lines or tile body, for
     :func:`find_squares`: the costly part of the look (3-4 ms on a phone photo of a board),
     all of it in OpenCV and numpy, so that a scan can run it on its other core beside the
-    first lattice fit, before that fit says whether squares are needed."""
+    first lattice fit, before that fit says whether squares are needed. ``contrast``: how far
+    below its surroundings a line lies (:data:`FAINT_LINE_CONTRAST` for a second look)."""
     gray = cv2.cvtColor(work.image, cv2.COLOR_BGR2GRAY)
     # stretched to the local bright level, so the line contrast is relative: a warm lamp or
     # half light lowers a printed line's contrast in grey levels along with the whole board

@@ -112,7 +112,7 @@ def test_a_thin_armed_symbol_at_webcam_size_is_recovered(real_data):
 def test_a_printed_board_blurred_by_a_shaken_camera_keeps_every_group(real_data, index):
     # 9 px of horizontal motion blur: the board's lines, fainter, ringed too few squares to
     # link the start's diagonals, and 14 tiles of each photo were lost; where the squares
-    # leave groups apart they are looked for again among fainter lines
+    # are few and leave groups apart they are looked for again among fainter lines
     photo = load_game(real_data / "connect-2")[index]
     found = _cells(degrade(load_image(photo.path), "shaken"))
     assert _exact(found, set(photo.truth))
