@@ -253,12 +253,19 @@ def _cells(value: object) -> list[Cell]:
     return [(cell[0], cell[1]) for cell in value if isinstance(cell, list) and len(cell) == 2]
 
 
+def _still_playing(game: Game) -> None:
+    """Refuse (409) any change to an ended game but Play on: the tablets offer none on a
+    finished score sheet, so one that comes is a stale or replayed request (a tablet not yet
+    redrawn as another one ended the game)."""
+    if game.table.ended:
+        raise Conflict(_l("the game is over"), "game_over")
+
+
 def _judged(game: Game, kind: Event, payload: dict[str, Any]) -> TableGame:
     """The game as one action would leave it (nothing logged); Conflict when the game refuses
-    it. An ended game takes none but Play on: the tablets offer no change to a finished
-    score sheet, so one that comes is a stale or replayed request."""
-    if game.table.ended and kind is not Event.PLAY_ON:
-        raise Conflict(_l("the game is over"), "game_over")
+    it (:func:`_still_playing`)."""
+    if kind is not Event.PLAY_ON:
+        _still_playing(game)
     try:
         return apply_event(game.table, kind, payload)
     except IllegalMove as error:
@@ -449,8 +456,7 @@ class Games:
         """Bring an older, unfinished game back to the table: the camera and the views follow it."""
         with self._lock:
             game = self.get(game_id)
-            if game.table.ended:
-                raise Conflict(_l("the game is over"), "game_over")
+            _still_playing(game)
             self._seat(game_id)
             self._queue_changed(game)
             self._touch()
@@ -700,8 +706,7 @@ class Games:
         looked, or (``shown``, a :func:`camera_key`) either changed since the card was
         drawn."""
         game = self.get(game_id)
-        if game.table.ended:
-            raise Conflict(_l("the game is over"), "game_over")
+        _still_playing(game)
         if self.view is None or game_id != self.current_id():
             raise Conflict(_l("the camera has not seen the table yet"), "camera_not_ready")
         held = game.expected_board()
@@ -828,8 +833,7 @@ class Games:
         tiles = parse_tiles(tiles_json, self.get(game_id).table.colours)
         with self._lock:
             game = self.get(game_id)
-            if game.table.ended:
-                raise Conflict(_l("the game is over"), "game_over")
+            _still_playing(game)
             old = game.pending
             if shown == "":  # entered by hand where the tablet showed no move waiting
                 if old is not None:
@@ -882,6 +886,7 @@ class Games:
         them back, :meth:`restore`)."""
         with self._lock:
             game, head = self._shown(game_id, shown)
+            _still_playing(game)
             game.queue.pop(0)
             self._set_aside(game, head, head.tiles)
             self._queue_changed(game)
@@ -896,6 +901,7 @@ class Games:
         setting one aside and taking it back."""
         with self._lock:
             game, head = self._shown(game_id, shown)
+            _still_playing(game)
             after = game.queue[1] if len(game.queue) > 1 else None
             if (after is None or head.split is None or after.split is None
                     or after.split != (head.split[0] + 1, head.split[1])):
@@ -912,8 +918,7 @@ class Games:
         shown return to it (:func:`rejoined`). ``cells`` None takes them all."""
         with self._lock:
             game = self.get(game_id)
-            if game.table.ended:
-                raise Conflict(_l("the game is over"), "game_over")
+            _still_playing(game)
             batches = game.set_aside_batches(cells)
             if not batches:
                 raise Conflict(_l("no such tiles were set aside"), "nothing_set_aside")

@@ -990,6 +990,29 @@ def test_a_second_tablet_starting_a_game_a_moment_later_is_told_first(live, open
     assert list(live.games.get(live.games.current_id()).table.players) == ["Ivy", "Jo"]
 
 
+def test_a_start_refused_for_its_names_still_says_another_game_began(live, open_page):
+    """A start refused for another reason (two seats of one name) took the game now at the
+    table as the one this page had seen: when another group had started a game meanwhile,
+    the corrected start then took the table from it unseen. Only the refusal that says so
+    (table_changed) lets the next press take the table."""
+    from playwright.sync_api import expect
+
+    live.game()
+    page = open_page("phone", f"{live.base}/setup")
+    for i, name in enumerate(("Ivy", "ivy")):
+        page.fill(f"input[name=player] >> nth={i}", name)
+    live.games.create(("Gil", "Hal"), live.app.config["COLOURS"])  # on another tablet
+    page.click("[data-setup] button[type=submit]")
+    expect(page.locator("#toast")).to_contain_text("both called")
+    page.fill("input[name=player] >> nth=1", "Jo")
+    page.click("[data-setup] button[type=submit]")
+    expect(page.locator("#toast")).to_contain_text("A game was started at this table since")
+    assert list(live.games.get(live.games.current_id()).table.players) == ["Gil", "Hal"]
+    page.click("[data-setup] button[type=submit]")  # told, a second press takes the table
+    page.wait_for_url("**/games/*/tablet")
+    assert list(live.games.get(live.games.current_id()).table.players) == ["Ivy", "Jo"]
+
+
 def test_the_fix_dialog_closes_once_another_device_acts_on_its_move(live, open_page):
     """The move this tablet is fixing is confirmed, set aside or fixed on another device:
     the dialog closes and says which, where its fix was then refused ("there is no move

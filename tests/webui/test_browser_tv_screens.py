@@ -181,3 +181,37 @@ def test_an_upright_tv_shows_the_winner_on_one_screen(live, browser, width, heig
         }""")
         assert found["top"] >= found["menu"] and found["bottom"] <= height, found
         assert found["left"] >= 0 and found["right"] <= width and found["scrolls"] <= 0, found
+
+
+WINNER_SHOWN = """() => {
+    const card = document.querySelector('.tv.ended [data-winner]');
+    const foot = card.lastElementChild.getBoundingClientRect();
+    return {hidden: card.scrollHeight - card.clientHeight,
+            foot: foot.bottom - card.getBoundingClientRect().bottom,
+            title: parseFloat(getComputedStyle(card.querySelector('h2')).fontSize),
+            scrolls: document.scrollingElement.scrollHeight - innerHeight};
+}"""
+
+
+@pytest.mark.parametrize("lang,width,height", [("en", 1280, 720), ("en", 1024, 768),
+                                               ("ar", 1280, 720)])
+def test_the_tv_winner_card_shows_whole_with_six_long_names(live, browser, lang, width, height):
+    """Nobody scrolls a TV: on a 1280 x 720 or 1024 x 768 screen the winner card with six
+    24-letter names kept its last lines ("Nobody could play: no end bonus.", part of the best
+    turn) out of sight inside it, though the card itself lay on the screen. Its type gives
+    way until it shows whole, as the game ends and on a fresh load."""
+    from playwright.sync_api import expect
+
+    from webui.games import Event
+
+    game = live.game(players=PLAYERS)
+    with opened(browser, f"{live.base}/games/{game}/table?lang={lang}", width, height) as tv:
+        tv.locator(".tv .pin").wait_for()
+        live.games.act(game, Event.FINISH, {"went_out": None})
+        for moment in ("ended live", "loaded ended"):
+            expect(tv.locator(".tv.ended [data-winner] .note")).to_be_visible()
+            tv.wait_for_timeout(200)
+            found = tv.evaluate(WINNER_SHOWN)
+            assert found["hidden"] <= 1 and found["foot"] <= 0.5, (moment, found)
+            assert found["title"] >= 28 and found["scrolls"] <= 0, (moment, found)
+            tv.reload()

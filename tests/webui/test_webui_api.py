@@ -160,6 +160,23 @@ def test_an_ended_game_takes_no_change_but_play_on(table):
     assert again["ended"] and [p["total"] for p in again["players"]] != totals
 
 
+def test_not_a_move_on_an_ended_game_is_refused_like_confirm(table, game):
+    """A tablet still showing the move card as another one ends the game (its page not yet
+    redrawn) sent "Not a move" and was answered 200: the camera's tiles were set aside in the
+    finished game, and after Play on the move was missing from the card, listed as "not part
+    of the game". An ended game takes no change but Play on: refused as Confirm is."""
+    games = table.app.extensions["qwirkle_games"]
+    games.detected([(t["x"], t["y"], Tile(t["colour"], t["shape"])) for t in ROW], False, (), [])
+    key = table.client.get("/api/state").json["pending"]["key"]
+    table.post(f"/api/games/{game}/finish", {"went_out": None})
+    for path in ("pending/dismiss", "pending/swap"):
+        refused = table.post(f"/api/games/{game}/{path}", {"shown": key})
+        assert refused.status_code == 409, (path, refused.json)
+        assert refused.json["reason_code"] == "game_over", refused.json
+    played_on = table.post(f"/api/games/{game}/play-on").json
+    assert played_on["ignored"] == [] and played_on["pending"]["key"] == key
+
+
 def test_games_list_and_exports(table, game):
     table.place(game, ROW)
     games = table.client.get("/api/games").json

@@ -148,7 +148,8 @@ const turnsMovedOn = (turns, endedToo = false) => (data) => {
 };
 
 // A state-changing request: the cookie carries the table token, the header the CSRF token.
-async function send(method, path, payload) {
+// Answers the new state, or null when refused; refused(answer), where given, hears why.
+async function send(method, path, payload, refused = null) {
   const options = {
     method,
     headers: { "X-CSRF-Token": body.dataset.csrf, "Content-Type": "application/json" },
@@ -169,6 +170,7 @@ async function send(method, path, payload) {
     // Refused because the game changed meanwhile (another tablet answered first): show it
     // as it is now, even while the live stream is down and would not bring the change.
     if (response.status === 409 && gameId) await refreshState();
+    if (refused) await refused(data);
     return null;
   }
   if (data.version) applyState(data);
@@ -266,9 +268,28 @@ function fitTvDoubt() {
   }
   doubt.style.flexShrink = "";
 }
-fitTvDoubt();
-window.addEventListener("resize", fitTvDoubt);
-document.fonts?.ready.then(fitTvDoubt);  // a web font set late changes the lines
+
+// Nobody scrolls a TV: the winner card's type (app.css, --winner-fit) gives way in steps
+// until the card shows whole. With six 24-letter names on a 1280 x 720 or 1024 x 768
+// screen its last lines (the end bonus, part of the best turn) lay out of sight inside it.
+const LEAST_WINNER_FIT = 0.6;
+function fitTvWinner() {
+  const card = document.querySelector(".tv.ended .winner");
+  if (!card) return;
+  for (let fit = 1; fit >= LEAST_WINNER_FIT; fit -= 0.05) {
+    card.style.setProperty("--winner-fit", fit);
+    if (card.scrollHeight <= card.clientHeight) break;
+  }
+}
+
+// What the TV fits to its screen, redone whenever its parts or the screen change.
+function fitTv() {
+  fitTvDoubt();
+  fitTvWinner();
+}
+fitTv();
+window.addEventListener("resize", fitTv);
+document.fonts?.ready.then(fitTv);  // a web font set late changes the lines
 
 // A board bigger than its box (its + cells stay a finger wide) scrolls to the move waiting,
 // or to its middle for a move entered by hand, across and down. On a phone the box ends
@@ -336,7 +357,7 @@ function refreshParts() {
       redrawAgain = false;
       await Promise.all(Array.from(document.querySelectorAll("[data-part]"), refreshPart));
       showWaitingTiles();
-      fitTvDoubt();
+      fitTv();
       bringUpWaitingMove();
       flashLastMove();
     } while (redrawAgain);
@@ -908,12 +929,13 @@ if (setupForm) {
     const watch = setupForm.querySelector("[name=watch]").checked;
     if (!(await send("POST", "/api/options", { qwirkle_watch: watch }))) return;
     // The game this page saw at the table: refused if another tablet started one since
-    // (its players would lose their table unseen); a second press takes the table.
+    // (its players would lose their table unseen); once told, a second press takes the
+    // table. Only then: a start refused for a name took the new game as seen, untold.
     const seen = setupForm.dataset.replaces;
     const data = await send("POST", "/api/games",
-      { players, colours, replaces: seen === "" ? null : Number(seen) });
+      { players, colours, replaces: seen === "" ? null : Number(seen) },
+      (refusal) => (refusal.reason_code === "table_changed" ? seeTable() : null));
     if (data) location.href = `/games/${data.id}/tablet`;
-    else await seeTable();
   };
   const seeTable = async () => {
     try {
