@@ -150,7 +150,8 @@ def register_errors(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
         messages = {404: _("Nothing here: check the address."),
-                    405: _("This address does not take that method.")}
+                    405: _("This address does not take that method."),
+                    413: _("That request is too big: a move or a whole game fits in far less.")}
         described = error.description if error.description != type(error).description else None
         code = error.code or InternalServerError.code
         joined = {"reason_code": error.reason_code} if isinstance(error, auth.NotJoined) else {}

@@ -126,6 +126,16 @@ def test_api_errors_speak_the_readers_language(app, code):
     assert response.json["error"] == translations(code).gettext("players must be a list of names")
 
 
+@pytest.mark.parametrize("code", ["ar", "hi", "vi", "af"])
+def test_an_oversized_request_is_refused_in_the_readers_language(app, code):
+    table = Table(app)
+    table.client.set_cookie(i18n.COOKIE, code)
+    response = table.post("/api/games", {"players": ["Ann", "Bo"], "pad": "x" * 70_000})
+    assert response.status_code == 413
+    english = "That request is too big: a move or a whole game fits in far less."
+    assert response.json["error"] == translations(code).gettext(english) != english
+
+
 @pytest.mark.parametrize("code", ["en", "ar", "vi", "af"])
 def test_archive_dates_are_formatted_for_the_locale(app, code):
     table = Table(app)
