@@ -45,6 +45,7 @@ class DoubtKind(StrEnum):
     REOFFERED = "reoffered"
     TAKEN_BACK = "taken_back"
     CUT = "cut_by_edge"
+    AFTER_PAUSE = "laid_after_pause"
 
 
 class SplitOrder(StrEnum):
@@ -127,6 +128,8 @@ def english(doubt: Doubt) -> str:
         DoubtKind.REOFFERED: lambda: "these tiles are still on the table but not in the game",
         DoubtKind.TAKEN_BACK: lambda: "these tiles were set aside as not a move, then taken back",
         DoubtKind.CUT: lambda: f"{d.tile} at {at} is cut by the picture's edge",
+        DoubtKind.AFTER_PAUSE: lambda: f"{d.count} of these tiles were laid after a pause, "
+        "while the rest waited: one turn, or the next player's too?",
     }[d.kind]()
     return f"note: {text}" if d.elsewhere else text
 

@@ -192,6 +192,12 @@ def swap(game_id: int):
     return answer(games().swap_pending(game_id, shown()))
 
 
+@bp.post("/games/<int:game_id>/pending/part")
+@needs_token
+def part(game_id: int):
+    return answer(games().part_pending(game_id, shown()))
+
+
 def cells_or_all(data: dict[str, Any]) -> list[tuple[int, int]] | None:
     """``{"cells": [[x, y], ...]}`` as cells; no "cells" (or null) means every cell."""
     cells = data.get("cells")

@@ -59,7 +59,9 @@ from .pending import (
     as_part,
     evaluate,
     is_start,
+    laid_on,
     offered,
+    parted,
     rejoined,
     reread,
     tiles_key,
@@ -781,17 +783,22 @@ class Games:
     def detected(self, tiles: Sequence[Placed], needs_confirmation: bool,
                  doubts: Sequence[Doubt], alternatives: Sequence[Sequence[Tile]],
                  split: tuple[int, int] | None = None) -> None:
-        """The camera saw a move: it joins the current game's moves waiting for confirmation.
-        (The tracker already counts it on the table, so it is not told again.) An ended game
-        takes no more moves."""
+        """The camera saw a move: it joins the current game's moves waiting for confirmation,
+        or, where it makes one legal move with the only one waiting, that move (a turn laid
+        in two spells, :func:`laid_on`). (The tracker already counts it on the table, so it
+        is not told again.) An ended game takes no more moves."""
         with self._lock:
             game = self._live_game()
             if game is None:
                 return
-            game.queue.append(PendingMove(tuple(tiles), evaluate(game.table, tiles),
-                                          needs_confirmation,
-                                          tuple(tuple(a) for a in alternatives), tuple(doubts),
-                                          split=split))
+            move = PendingMove(tuple(tiles), evaluate(game.table, tiles), needs_confirmation,
+                               tuple(tuple(a) for a in alternatives), tuple(doubts),
+                               split=split)
+            joined = laid_on(game.table, game.queue[0], move) if len(game.queue) == 1 else None
+            if joined is not None:
+                game.queue[0] = joined
+            else:
+                game.queue.append(move)
             self._touch()
 
     def withdrawn(self, cells: Sequence[Cell], entered_too: bool = False) -> None:
@@ -908,6 +915,22 @@ class Games:
                 raise Conflict(_l("only two parts of one camera reading can change places"),
                                "not_split")
             game.queue[:2] = [as_part(after, head.split), as_part(head, after.split)]
+            self._queue_changed(game)
+            self._touch()
+            return game
+
+    def part_pending(self, game_id: int, shown: str | None = None) -> Game:
+        """"Two turns": the move shown, which tiles laid after a pause joined, as the two
+        moves the camera saw (:func:`parted`): the next player laid the later tiles before
+        anyone confirmed the first."""
+        with self._lock:
+            game, head = self._shown(game_id, shown)
+            _still_playing(game)
+            parts = parted(game.table, head)
+            if len(parts) < 2:
+                raise Conflict(_l("only a move laid in two spells can be parted"),
+                               "not_two_spells")
+            game.queue[:1] = parts
             self._queue_changed(game)
             self._touch()
             return game

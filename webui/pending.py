@@ -76,6 +76,8 @@ class PendingMove:
     fixed: bool = False
     # Tiles players removed from it (set aside): taken back, they return to this move.
     removed: tuple[Placed, ...] = ()
+    # Cells of its tiles laid after a pause, while the rest waited (:func:`laid_on`).
+    after_pause: tuple[Cell, ...] = ()
 
     @property
     def key(self) -> str:
@@ -293,6 +295,72 @@ def taken_back(table: TableGame, batches: Sequence[Sequence[Placed]]) -> list[li
     return turns
 
 
+def laid_on(table: TableGame, waiting: PendingMove, new: PendingMove) -> PendingMove | None:
+    """The move ``waiting`` (alone in the queue) with the camera's ``new`` tiles, where they
+    make one legal move together; None where they do not, or where either is not simply
+    what the camera saw laid (tiles offered again, parts of a split reading, a move players
+    fixed or entered, the board game's start, tiles laid while the camera saw nothing).
+
+    A player who lays a tile, thinks with the hand back at the rack for a second, and lays
+    two more has the table still in between: the camera offers the first tile as a move and
+    the two others as the next player's, and a tap on Confirm scored one turn as two. Moves
+    waiting together are players' turns only when nobody confirmed the first before the
+    next player laid theirs, and even then the two make one legal move in few cases (both
+    turns in one line, with one attribute: 46 of 1,478 pairs of consecutive greedy turns,
+    ``python -m vision.evaluate.splits``). So the tiles join the move waiting, flagged, and
+    "Two turns" (:func:`parted`) undoes it.
+
+    >>> from engine.tiles import Tile
+    >>> game = TableGame.new(("Ann", "Bob")).play(Place(((0, 0, Tile("red", "circle")),)))
+    >>> first = PendingMove(((1, 0, Tile("red", "square")),), MoveCheck(True, 2, None), False)
+    >>> more = PendingMove(((2, 0, Tile("red", "star")),), MoveCheck(True, 3, None), False)
+    >>> joined = laid_on(game, first, more)
+    >>> [x for x, _, _ in joined.tiles], joined.verdict.score, joined.after_pause
+    ([1, 2], 3, ((2, 0),))
+    >>> laid_on(game, first, PendingMove(((1, 1, Tile("blue", "star")),), MoveCheck(True, 2,
+    ...         None), False)) is None  # not in one line with it: another move
+    True
+    """
+    plain = [m.detected and not (m.reoffered or m.fixed or m.removed) and m.split is None
+             for m in (waiting, new)]
+    unseen = any(d.kind is DoubtKind.UNSEEN_LAYING for d in new.doubts)  # turns may have passed
+    if not all(plain) or unseen or is_start(table, waiting.tiles):
+        return None
+    tiles = (*waiting.tiles, *new.tiles)
+    verdict = evaluate(table, tiles)
+    if not verdict.legal:
+        return None
+    after = (*waiting.after_pause, *((x, y) for x, y, _ in new.tiles))
+    # "scored with a tile of a move not yet confirmed": that move is this one now
+    first = {(x, y) for x, y, _ in waiting.tiles}
+    doubts = [d for d in (*waiting.doubts, *new.doubts) if d.kind is not DoubtKind.AFTER_PAUSE
+              and not (d.kind is DoubtKind.UNCONFIRMED and d.cell in first)]
+    return dataclasses.replace(
+        waiting, tiles=tiles, verdict=verdict, needs_confirmation=True,
+        alternatives=(*waiting.tile_alternatives(), *new.tile_alternatives()),
+        doubts=(*doubts, Doubt(DoubtKind.AFTER_PAUSE, count=len(after))), after_pause=after)
+
+
+def parted(table: TableGame, move: PendingMove) -> list[PendingMove]:
+    """"Two turns": a move that tiles laid after a pause joined (:func:`laid_on`) as the two
+    moves the camera saw, the tiles laid first, then the others; each flagged, with the
+    doubts about its own cells (and those about no cell). A single move where one part is
+    gone (its tiles taken off the table)."""
+    likely = dict(zip(move.tiles, move.tile_alternatives(), strict=True))
+    later = set(move.after_pause)
+    parts = []
+    for second in (False, True):
+        tiles = [t for t in move.tiles if ((t[0], t[1]) in later) is second]
+        doubts = tuple(d for d in move.doubts if d.kind is not DoubtKind.AFTER_PAUSE
+                       and (d.cell is None or (d.cell in later) is second))
+        if tiles:
+            parts.append(dataclasses.replace(
+                move, tiles=tuple(tiles), verdict=evaluate(table, tiles), doubts=doubts,
+                alternatives=tuple(likely[t] for t in tiles), needs_confirmation=True,
+                after_pause=()))
+    return parts
+
+
 def as_part(move: PendingMove, split: tuple[int, int]) -> PendingMove:
     """``move`` as part ``split`` of its camera reading: its mark and its doubt say so."""
     doubts = tuple(dataclasses.replace(d, count=split[0], of=split[1])
@@ -316,6 +384,20 @@ def without(queue: Sequence[PendingMove], gone: set[Cell], table: TableGame,
             tiles = tuple(move.tiles[i] for i in keep)
             likely = move.tile_alternatives()
             alts = tuple(likely[i] for i in keep)
-            kept.append(dataclasses.replace(move, tiles=tiles, alternatives=alts,
-                                            verdict=evaluate(table, tiles)))
+            kept.append(_after_pause_kept(dataclasses.replace(
+                move, tiles=tiles, alternatives=alts, verdict=evaluate(table, tiles))))
     return kept
+
+
+def _after_pause_kept(move: PendingMove) -> PendingMove:
+    """``move`` with its tiles laid after a pause (:func:`laid_on`) still among its tiles:
+    where none or all of them are, it is one spell of laying again, and its flag goes."""
+    cells = {(x, y) for x, y, _ in move.tiles}
+    after = tuple(c for c in move.after_pause if c in cells)
+    if after == move.after_pause:
+        return move
+    spells = 0 < len(after) < len(cells)
+    doubts = tuple(Doubt(DoubtKind.AFTER_PAUSE, count=len(after))
+                   if d.kind is DoubtKind.AFTER_PAUSE else d for d in move.doubts
+                   if spells or d.kind is not DoubtKind.AFTER_PAUSE)
+    return dataclasses.replace(move, after_pause=after if spells else (), doubts=doubts)

@@ -172,6 +172,11 @@ def _say_doubt(d: Doubt, tile: str, other: str) -> str:
         case DoubtKind.CUT:
             return _("The %(tile)s is cut by the edge of the picture: is it read right?",
                      tile=tile)
+        case DoubtKind.AFTER_PAUSE:
+            return ngettext("%(num)s of these tiles was laid after a pause, while the others "
+                            "waited: is it all one turn?",
+                            "%(num)s of these tiles were laid after a pause, while the others "
+                            "waited: is it all one turn?", d.count)
     assert_never(d.kind)
 
 

@@ -56,6 +56,9 @@ TURNS = (
 # classifier's runner-up readings.
 SEEN = tiles((1, 1, "BSq"))
 RUNNERS_UP = ((Tile("blue", "diamond"), Tile("green", "square"), Tile("purple", "square")),)
+# A move the camera reads while SEEN waits: a blue diamond over the red one, in no line with
+# the blue square (in line with it, it would join that move as a turn laid in two spells).
+BEHIND = tiles((2, -1, "BDi"))
 
 
 class LiveServer:
@@ -516,7 +519,7 @@ def test_a_double_tap_on_confirm_confirms_the_move_shown_once(live, open_page):
     from playwright.sync_api import expect
 
     game = live.game()
-    live.games.detected(tiles((2, 1, "BDi")), True, "", [])
+    live.games.detected(BEHIND, True, "", [])
     page = open_page("tablet", f"{live.base}/games/{game}/tablet")
     expect(page.locator(".turns li")).to_have_count(len(TURNS))
     page.dblclick("[data-action=confirm]")
@@ -534,7 +537,7 @@ def test_a_tap_on_a_card_not_yet_redrawn_is_not_sent(live, open_page):
     from playwright.sync_api import expect
 
     game = live.game()
-    live.games.detected(tiles((2, 1, "BDi")), True, "", [])
+    live.games.detected(BEHIND, True, "", [])
     page = open_page("tablet", f"{live.base}/games/{game}/tablet")
     expect(page.locator(".turns li")).to_have_count(len(TURNS))
     held = []
@@ -1020,7 +1023,7 @@ def test_the_fix_dialog_closes_once_another_device_acts_on_its_move(live, open_p
     from playwright.sync_api import expect
 
     game = live.game()
-    live.games.detected(tiles((2, 1, "BDi")), True, "", [])  # a second move waits behind
+    live.games.detected(BEHIND, True, "", [])  # a second move waits behind
     page = open_page("tablet", f"{live.base}/games/{game}/tablet")
     dialog, toast = page.locator("#fix-dialog"), page.locator("#toast")
     for act, said in ((lambda: live.games.confirm(game), "confirmed on another device"),
@@ -1619,6 +1622,28 @@ def test_a_split_move_warns_above_confirm_on_a_small_phone(live, open_page):
     assert page.locator(".pending .doubt [data-action=swap]").count() == 1
     colour = page.eval_on_selector(".pending .doubt", "e => getComputedStyle(e).backgroundColor")
     assert colour not in ("rgba(0, 0, 0, 0)", "rgb(255, 255, 255)")
+
+
+def test_two_turns_on_the_tablet_parts_a_move_laid_in_two_spells(live, open_page):
+    """A blue square laid, then a blue diamond beside it after a pause: one move on the
+    card, flagged, with "Two turns" in its warning above the Confirm bar of a phone; a tap
+    gives the square alone, with the diamond waiting behind it."""
+    from playwright.sync_api import expect
+
+    game = live.games.create(("Ann", "Chidi"), live.app.config["COLOURS"]).row.id
+    for turn in TURNS[:2]:
+        live.games.play(game, _turn_json(turn))
+    for spell in ((1, 1, "BSq"), (2, 1, "BDi")):
+        live.games.detected(tiles(spell), False, (), [()])
+    page = open_page("phone", f"{live.base}/games/{game}/tablet")
+    assert page.locator(".pending [data-pending-tiles] li").count() == 2
+    assert "laid after a pause" in page.locator(".pending .doubt").inner_text()
+    part = ".pending .doubt [data-action=part]"
+    assert box(page, part)["y"] < box(page, "[data-action-bar]")["y"]
+    page.click(part)
+    expect(page.locator(".pending [data-pending-tiles] li")).to_have_count(1)
+    expect(page.locator(part)).to_have_count(0)
+    assert "1 more move is waiting" in page.locator(".pending").inner_text()
 
 
 LONG_NAMES = ("Maximiliana Wolfeschlegelsteinhausen", "عبد الرحمن بن عبد العزيز",

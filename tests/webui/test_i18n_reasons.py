@@ -158,6 +158,7 @@ def camera_doubts() -> dict[str, tuple[Doubt, ...]]:
         "reoffered": kind(DoubtKind.REOFFERED),
         "taken back": kind(DoubtKind.TAKEN_BACK),
         "cut by the edge": kind(DoubtKind.CUT, cell=(0, 0), tile=t("RSt")),
+        "laid after a pause": kind(DoubtKind.AFTER_PAUSE, count=2),
         **{f"split, {order}": kind(DoubtKind.SPLIT, count=1, of=2, order=order)
            for order in SplitOrder},
     }

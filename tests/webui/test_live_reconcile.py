@@ -490,6 +490,8 @@ def test_a_waiting_move_is_read_again_against_the_fixed_board(tmp_path):
     first = [(0, 0, Tile(red, "circle")), (1, 0, Tile(red, "square"))]
     games.detected(first, False, "", [[Tile(orange, "circle")], [Tile(orange, "square")]])
     games.detected([(2, 0, Tile(red, "star"))], False, "", [[Tile(orange, "star")]])
+    # one line, one colour: taken for a turn laid in two spells until players part it
+    assert t.post(f"/api/games/{game}/pending/part").status_code == 200
     fixed = [{"x": x, "y": 0, "colour": orange, "shape": tile.shape} for x, _, tile in first]
     t.post(f"/api/games/{game}/pending", {"tiles": fixed})
     shown = confirm(t, game)["pending"]
@@ -515,6 +517,7 @@ def test_a_waiting_moves_legal_only_as_follows_the_labels_it_is_read_again_with(
     read_as = Doubt(DoubtKind.ONLY_LEGAL_AS, cell=(2, 0), tile=Tile("red", "circle"),
                     other=Tile("red", "star"))
     games.detected([(2, 0, Tile("red", "star"))], True, [read_as], [[Tile("orange", "star")]])
+    assert t.post(f"/api/games/{game}/pending/part").status_code == 200  # the next player's
     fixed = [{"x": x, "y": 0, "colour": "orange", "shape": tile.shape} for x, _, tile in first]
     t.post(f"/api/games/{game}/pending", {"tiles": fixed})
     shown = confirm(t, game)["pending"]

@@ -178,7 +178,8 @@ def test_moves_wait_in_order_and_the_tracker_expects_them(tmp_path):
     second = ((3, 0, Tile("red", "square")),)
     games.detected(MOVE, False, "", [])
     games.detected(second, False, "", [])  # the next player moved before anyone confirmed
-    state = table.client.get("/api/state").json
+    # ...in the same line: taken for one turn laid in two spells until players part it
+    state = table.post(f"/api/games/{game}/pending/part").json
     assert len(state["pending"]["tiles"]) == 3 and state["more_pending"] == 1
     state = table.post(f"/api/games/{game}/pending/confirm").json
     assert state["players"][0]["score"] == 3
@@ -189,6 +190,79 @@ def test_moves_wait_in_order_and_the_tracker_expects_them(tmp_path):
     assert state["pending"] is None and state["more_pending"] == 0
     assert told[-1] == [(0, 0), (1, 0), (2, 0)]
     assert [(t["x"], t["y"]) for t in state["ignored"]] == [(3, 0)]
+
+
+def _spells(tmp_path, *spells):
+    """A game whose camera saw ``spells`` of tiles, each in a still picture of its own."""
+    app = make_app(tmp_path / "games.sqlite3")
+    table = Table(app)
+    game = table.new_game()
+    for spell in spells:
+        app.extensions["qwirkle_games"].detected(spell, False, "", [])
+    return table, game
+
+
+def test_a_turn_laid_in_two_spells_waits_as_one_move(tmp_path):
+    """A player lays a tile, reaches back to the rack for a second, and lays two more: the
+    camera saw the table still between them, and the later tiles join the move waiting, as
+    one turn, flagged, instead of queuing as the next player's turn. The camera's word that
+    they were scored with a tile of a move not yet confirmed goes: it is this move."""
+    app = make_app(tmp_path / "games.sqlite3")
+    table = Table(app)
+    game = table.new_game()
+    games = app.extensions["qwirkle_games"]
+    games.detected(MOVE[:1], False, "", [])
+    games.detected(MOVE[1:], True, [Doubt(DoubtKind.UNCONFIRMED, cell=(0, 0), tile=MOVE[0][2])],
+                   [])
+    state = table.client.get("/api/state").json
+    pending = state["pending"]
+    assert len(pending["tiles"]) == 3 and state["more_pending"] == 0
+    assert pending["score"] == 3 and pending["needs_confirmation"]
+    assert pending["doubt_codes"] == ["laid_after_pause"] and "2 of these tiles" in pending["doubt"]
+    assert "Two turns" in table.client.get(f"/games/{game}/tablet").text
+    state = table.post(f"/api/games/{game}/pending/confirm").json
+    assert [p["score"] for p in state["players"]] == [3, 0] and state["pending"] is None
+
+
+def test_two_turns_parts_a_move_laid_in_two_spells(tmp_path):
+    """Where the next player laid the later tiles before anyone confirmed, "Two turns" gives
+    back the two moves the camera saw, in the order they were laid, each scored as its own
+    turn; a move laid in one spell cannot be parted."""
+    table, game = _spells(tmp_path, MOVE[:1], MOVE[1:])
+    state = table.post(f"/api/games/{game}/pending/part").json
+    assert [t["x"] for t in state["pending"]["tiles"]] == [0] and state["more_pending"] == 1
+    assert "laid_after_pause" not in state["pending"]["doubt_codes"]
+    state = table.post(f"/api/games/{game}/pending/confirm").json
+    assert [t["x"] for t in state["pending"]["tiles"]] == [1, 2]
+    refused = table.post(f"/api/games/{game}/pending/part")
+    assert refused.status_code == 409 and refused.json["reason_code"] == "not_two_spells"
+    state = table.post(f"/api/games/{game}/pending/confirm").json
+    assert [p["score"] for p in state["players"]] == [1, 3] and len(state["turns"]) == 2
+
+
+def test_tiles_that_make_no_move_with_the_one_waiting_queue_behind_it(tmp_path):
+    """Tiles that make no legal move with the move waiting are another move; and behind two
+    moves waiting (players are not confirming as they go) a third joins neither."""
+    far = ((0, 2, Tile("blue", "star")),)
+    table, game = _spells(tmp_path, MOVE, far, ((3, 0, Tile("red", "square")),))
+    state = table.client.get("/api/state").json
+    assert len(state["pending"]["tiles"]) == 3 and state["more_pending"] == 2
+    assert "laid_after_pause" not in state["pending"]["doubt_codes"]
+    # nor do tiles the camera did not see being laid (an outage: turns may have passed)
+    (tmp_path / "outage").mkdir()
+    table, game = _spells(tmp_path / "outage", MOVE[:1])
+    unseen = Doubt(DoubtKind.UNSEEN_LAYING)
+    table.app.extensions["qwirkle_games"].detected(MOVE[1:], True, [unseen], [])
+    assert table.client.get("/api/state").json["more_pending"] == 1
+
+
+def test_a_spell_taken_off_the_table_leaves_one_move_unflagged(tmp_path):
+    """The tiles laid after the pause are picked up again: the move waiting is the first
+    spell's, with no word of a pause."""
+    table, game = _spells(tmp_path, MOVE[:1], MOVE[1:])
+    table.app.extensions["qwirkle_games"].withdrawn([(1, 0), (2, 0)])
+    pending = table.client.get("/api/state").json["pending"]
+    assert [t["x"] for t in pending["tiles"]] == [0] and pending["doubt_codes"] == []
 
 
 def test_a_camera_lost_for_long_is_retried_often_enough_and_stays_lost_meanwhile(tmp_path,

@@ -735,6 +735,7 @@ const actions = {
   confirm: (b) => { clearRedo(); return send("POST", api("/pending/confirm"), shownBy(b)); },
   dismiss: (b) => send("POST", api("/pending/dismiss"), shownBy(b)),
   swap: (b) => send("POST", api("/pending/swap"), shownBy(b)),
+  part: (b) => send("POST", api("/pending/part"), shownBy(b)),
   // Both name the turns shown (for an exchange, when its dialog opened): should another
   // tablet enter the same exchange first, the server refuses the second.
   pass: () => send("POST", api("/turns"), { kind: "pass", turns: state.turns.length }),
