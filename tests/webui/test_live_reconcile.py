@@ -311,6 +311,31 @@ def test_turns_laid_while_a_game_stood_ended_come_in_the_order_they_were_laid(
     assert [turn["score"] for turn in confirm(t, game)["turns"]] == [3, 4, 3]
 
 
+@pytest.fixture(scope="module")
+def two_spells():
+    """The table empty, with move 1's red circle, then with its square and star too: a turn
+    laid in two spells, the table still between them."""
+    script = GameScript([[], MOVE_1[:1], MOVE_1],
+                        [(tuple(MOVE_1[:1]), 1), (tuple(MOVE_1[1:]), 3)])
+    return renders(script=script).stills()
+
+
+def test_a_turn_laid_in_two_spells_is_offered_as_one_move(table, two_spells):
+    """Through the real tracker: the tiles the camera reads while the first spell waits join
+    it, flagged; "Two turns" gives back the two moves, scored as two turns."""
+    t, camera = table
+    game = t.new_game()
+    for still in two_spells:
+        camera.show(still)
+    pending = state(t)["pending"]
+    assert cells(pending["tiles"]) == shape(MOVE_1) and state(t)["more_pending"] == 0
+    assert "laid_after_pause" in pending["doubt_codes"]
+    parted = t.post(f"/api/games/{game}/pending/part").json
+    assert cells(parted["pending"]["tiles"]) == shape(MOVE_1[:1]) and parted["more_pending"] == 1
+    assert [p["score"] for p in confirm(t, game)["players"]] == [1, 0]
+    assert [p["score"] for p in confirm(t, game)["players"]] == [1, 3]
+
+
 def test_a_recording_that_ends_is_not_read_again(tmp_path, stills):
     app = make_app(tmp_path / "games.sqlite3", CAMERA_RETRY_S=0.01)
     t, camera = Table(app), ScriptedCamera()
