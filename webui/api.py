@@ -198,6 +198,12 @@ def part(game_id: int):
     return answer(games().part_pending(game_id, shown()))
 
 
+@bp.post("/games/<int:game_id>/pending/join")
+@needs_token
+def as_one_turn(game_id: int):
+    return answer(games().join_pending(game_id, shown()))
+
+
 def cells_or_all(data: dict[str, Any]) -> list[tuple[int, int]] | None:
     """``{"cells": [[x, y], ...]}`` as cells; no "cells" (or null) means every cell."""
     cells = data.get("cells")

@@ -61,6 +61,7 @@ from .pending import (
     is_start,
     laid_on,
     offered,
+    one_turn,
     parted,
     rejoined,
     reread,
@@ -931,6 +932,21 @@ class Games:
                 raise Conflict(_l("only a move laid in two spells can be parted"),
                                "not_two_spells")
             game.queue[:1] = parts
+            self._queue_changed(game)
+            self._touch()
+            return game
+
+    def join_pending(self, game_id: int, shown: str | None = None) -> Game:
+        """"One turn": the move shown and the next one waiting as one move of one player
+        (:func:`one_turn`), where together they make one legal move."""
+        with self._lock:
+            game, head = self._shown(game_id, shown)
+            _still_playing(game)
+            joined = one_turn(game.table, head, game.queue[1]) if len(game.queue) > 1 else None
+            if joined is None:
+                raise Conflict(_l("the move shown and the next do not make one legal move"),
+                               "not_one_turn")
+            game.queue[:2] = [joined]
             self._queue_changed(game)
             self._touch()
             return game

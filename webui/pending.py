@@ -324,21 +324,36 @@ def laid_on(table: TableGame, waiting: PendingMove, new: PendingMove) -> Pending
     plain = [m.detected and not (m.reoffered or m.fixed or m.removed) and m.split is None
              for m in (waiting, new)]
     unseen = any(d.kind is DoubtKind.UNSEEN_LAYING for d in new.doubts)  # turns may have passed
-    if not all(plain) or unseen or is_start(table, waiting.tiles):
+    joined = one_turn(table, waiting, new) if all(plain) and not unseen else None
+    if joined is None:
         return None
-    tiles = (*waiting.tiles, *new.tiles)
+    return dataclasses.replace(joined, doubts=(
+        *joined.doubts, Doubt(DoubtKind.AFTER_PAUSE, count=len(joined.after_pause))))
+
+
+def one_turn(table: TableGame, first: PendingMove, second: PendingMove) -> PendingMove | None:
+    """Two moves waiting as one turn, flagged, where they make one legal move (else None):
+    the tiles of ``second`` count as laid after a pause, so "Two turns" (:func:`parted`)
+    gives the two back. Players join them with "One turn" where a move of one player came
+    as two: a tile confirmed before its player laid the rest, then undone, is offered again
+    ahead of the rest (:mod:`webui.games`)."""
+    if is_start(table, first.tiles):
+        return None
+    tiles = (*first.tiles, *second.tiles)
     verdict = evaluate(table, tiles)
     if not verdict.legal:
         return None
-    after = (*waiting.after_pause, *((x, y) for x, y, _ in new.tiles))
     # "scored with a tile of a move not yet confirmed": that move is this one now
-    first = {(x, y) for x, y, _ in waiting.tiles}
-    doubts = [d for d in (*waiting.doubts, *new.doubts) if d.kind is not DoubtKind.AFTER_PAUSE
-              and not (d.kind is DoubtKind.UNCONFIRMED and d.cell in first)]
+    cells = {(x, y) for x, y, _ in first.tiles}
+    doubts = [d for d in (*first.doubts, *second.doubts)
+              if d.kind not in (DoubtKind.AFTER_PAUSE, DoubtKind.REOFFERED, DoubtKind.TAKEN_BACK)
+              and not (d.kind is DoubtKind.UNCONFIRMED and d.cell in cells)]
     return dataclasses.replace(
-        waiting, tiles=tiles, verdict=verdict, needs_confirmation=True,
-        alternatives=(*waiting.tile_alternatives(), *new.tile_alternatives()),
-        doubts=(*doubts, Doubt(DoubtKind.AFTER_PAUSE, count=len(after))), after_pause=after)
+        first, tiles=tiles, verdict=verdict, needs_confirmation=True, doubts=tuple(doubts),
+        alternatives=(*first.tile_alternatives(), *second.tile_alternatives()),
+        detected=first.detected or second.detected, reoffered=False, split=None,
+        removed=(*first.removed, *second.removed),
+        after_pause=(*first.after_pause, *((x, y) for x, y, _ in second.tiles)))
 
 
 def parted(table: TableGame, move: PendingMove) -> list[PendingMove]:

@@ -20,7 +20,7 @@ from engine.tiles import SHAPES
 
 from .codec import kind_json, placed_json, reading_json, tile_json, turn_json
 from .games import Game, camera_key, games
-from .pending import PendingMove, is_start
+from .pending import PendingMove, is_start, one_turn
 from .reasons import say, say_doubts
 
 
@@ -79,6 +79,8 @@ def pending_json(pending: PendingMove | None, table: TableGame,
         "split": None if pending.split is None else {"part": pending.split[0],
                                                      "of": pending.split[1]},
         "reoffered": pending.reoffered,
+        # laid in two spells (or joined by players): "Two turns" parts it
+        "two_spells": bool(pending.after_pause),
         "key": pending.key,
         "start": start,
         # tiles of a start laid out already, which the camera missed in the first picture
@@ -140,6 +142,8 @@ def game_json(game: Game) -> dict[str, Any]:
         "pending": pending_json(game.pending, game.table, aside),
         "ignored": placed_json(aside),
         "more_pending": max(0, len(game.queue) - 1),
+        # the move shown and the next make one legal move: "One turn" joins them
+        "joins_next": len(game.queue) > 1 and one_turn(game.table, *game.queue[:2]) is not None,
         "board": placed_json(table.board.placed()),
         "start": placed_json(table.start.placed()),
         "bonus_squares": [[x, y, points] for (x, y), points in sorted(table.squares.items())],

@@ -1627,7 +1627,7 @@ def test_a_split_move_warns_above_confirm_on_a_small_phone(live, open_page):
 def test_two_turns_on_the_tablet_parts_a_move_laid_in_two_spells(live, open_page):
     """A blue square laid, then a blue diamond beside it after a pause: one move on the
     card, flagged, with "Two turns" in its warning above the Confirm bar of a phone; a tap
-    gives the square alone, with the diamond waiting behind it."""
+    gives the square alone, with the diamond waiting behind it, and "One turn" joins them."""
     from playwright.sync_api import expect
 
     game = live.games.create(("Ann", "Chidi"), live.app.config["COLOURS"]).row.id
@@ -1644,6 +1644,8 @@ def test_two_turns_on_the_tablet_parts_a_move_laid_in_two_spells(live, open_page
     expect(page.locator(".pending [data-pending-tiles] li")).to_have_count(1)
     expect(page.locator(part)).to_have_count(0)
     assert "1 more move is waiting" in page.locator(".pending").inner_text()
+    page.click(".pending .doubt [data-action=join]")  # and "One turn" joins them again
+    expect(page.locator(".pending [data-pending-tiles] li")).to_have_count(2)
 
 
 LONG_NAMES = ("Maximiliana Wolfeschlegelsteinhausen", "عبد الرحمن بن عبد العزيز",

@@ -336,6 +336,26 @@ def test_a_turn_laid_in_two_spells_is_offered_as_one_move(table, two_spells):
     assert [p["score"] for p in confirm(t, game)["players"]] == [1, 3]
 
 
+def test_a_tile_confirmed_before_its_player_laid_the_rest_joins_them_after_an_undo(
+        table, two_spells):
+    """Players in a hurry confirm the first tile while its player reaches for the rest; the
+    rest comes as the next player's move. Undo offers the tile again ahead of it, and "One
+    turn" makes the two one move: confirmed, it is one turn of 3 points."""
+    t, camera = table
+    game = t.new_game()
+    camera.show(two_spells[0])
+    camera.show(two_spells[1])
+    confirm(t, game)
+    camera.show(two_spells[2])
+    assert cells(state(t)["pending"]["tiles"]) == shape(MOVE_1[1:])
+    after = t.post(f"/api/games/{game}/undo").json
+    assert after["pending"]["reoffered"] and after["joins_next"]
+    joined = t.post(f"/api/games/{game}/pending/join").json
+    assert cells(joined["pending"]["tiles"]) == shape(MOVE_1) and joined["more_pending"] == 0
+    done = confirm(t, game)
+    assert [p["score"] for p in done["players"]] == [3, 0] and len(done["turns"]) == 1
+
+
 def test_a_recording_that_ends_is_not_read_again(tmp_path, stills):
     app = make_app(tmp_path / "games.sqlite3", CAMERA_RETRY_S=0.01)
     t, camera = Table(app), ScriptedCamera()

@@ -232,7 +232,11 @@ def test_two_turns_parts_a_move_laid_in_two_spells(tmp_path):
     state = table.post(f"/api/games/{game}/pending/part").json
     assert [t["x"] for t in state["pending"]["tiles"]] == [0] and state["more_pending"] == 1
     assert "laid_after_pause" not in state["pending"]["doubt_codes"]
+    assert state["joins_next"]  # "One turn" would join them again
     state = table.post(f"/api/games/{game}/pending/confirm").json
+    assert not state["joins_next"]
+    refused = table.post(f"/api/games/{game}/pending/join")
+    assert refused.status_code == 409 and refused.json["reason_code"] == "not_one_turn"
     assert [t["x"] for t in state["pending"]["tiles"]] == [1, 2]
     refused = table.post(f"/api/games/{game}/pending/part")
     assert refused.status_code == 409 and refused.json["reason_code"] == "not_two_spells"

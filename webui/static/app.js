@@ -736,6 +736,7 @@ const actions = {
   dismiss: (b) => send("POST", api("/pending/dismiss"), shownBy(b)),
   swap: (b) => send("POST", api("/pending/swap"), shownBy(b)),
   part: (b) => send("POST", api("/pending/part"), shownBy(b)),
+  join: (b) => send("POST", api("/pending/join"), shownBy(b)),
   // Both name the turns shown (for an exchange, when its dialog opened): should another
   // tablet enter the same exchange first, the server refuses the second.
   pass: () => send("POST", api("/turns"), { kind: "pass", turns: state.turns.length }),
