@@ -336,8 +336,9 @@ def one_turn(table: TableGame, first: PendingMove, second: PendingMove) -> Pendi
     the tiles of ``second`` count as laid after a pause, so "Two turns" (:func:`parted`)
     gives the two back. Players join them with "One turn" where a move of one player came
     as two: a tile confirmed before its player laid the rest, then undone, is offered again
-    ahead of the rest (:mod:`webui.games`)."""
-    if is_start(table, first.tiles):
+    ahead of the rest (:mod:`webui.games`). Not two parts of one camera reading: the split
+    already weighed them as one move, and "Swap" is what it offers."""
+    if is_start(table, first.tiles) or (first.split and second.split):
         return None
     tiles = (*first.tiles, *second.tiles)
     verdict = evaluate(table, tiles)
