@@ -103,10 +103,10 @@ class ScriptedCamera:
 
 
 @contextmanager
-def served(db):
+def served(db, finite: bool = False):
     """The app on ``db`` (a ``webui_support.Table``) and a scripted camera, watched by the
     live loop with the real tracker; the loop stops and the camera ends on leaving. Served
-    again on the same database, it is a restart."""
+    again on the same database, it is a restart. ``finite``: the camera is a recording."""
     from webui_support import Table, make_app
 
     from vision.tracker import MoveTracker
@@ -114,7 +114,7 @@ def served(db):
 
     app = make_app(db, CAMERA_RETRY_S=0.05)
     camera = ScriptedCamera()
-    loop = attach_live(app, camera, lambda c: MoveTracker(colours=c))
+    loop = attach_live(app, camera, lambda c: MoveTracker(colours=c), finite=finite)
     try:
         yield Table(app), camera
     finally:

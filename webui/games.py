@@ -783,11 +783,13 @@ class Games:
 
     def detected(self, tiles: Sequence[Placed], needs_confirmation: bool,
                  doubts: Sequence[Doubt], alternatives: Sequence[Sequence[Tile]],
-                 split: tuple[int, int] | None = None) -> None:
+                 split: tuple[int, int] | None = None, live: bool = True) -> None:
         """The camera saw a move: it joins the current game's moves waiting for confirmation,
         or, where it makes one legal move with the only one waiting, that move (a turn laid
-        in two spells, :func:`laid_on`). (The tracker already counts it on the table, so it
-        is not told again.) An ended game takes no more moves."""
+        in two spells, :func:`laid_on`). Not from a recording (``live`` False): read as fast
+        as it decodes, its turns come while the ones before still wait, and two that make
+        one legal move would be joined. (The tracker already counts the move on the table,
+        so it is not told again.) An ended game takes no more moves."""
         with self._lock:
             game = self._live_game()
             if game is None:
@@ -795,7 +797,8 @@ class Games:
             move = PendingMove(tuple(tiles), evaluate(game.table, tiles), needs_confirmation,
                                tuple(tuple(a) for a in alternatives), tuple(doubts),
                                split=split)
-            joined = laid_on(game.table, game.queue[0], move) if len(game.queue) == 1 else None
+            alone = live and len(game.queue) == 1
+            joined = laid_on(game.table, game.queue[0], move) if alone else None
             if joined is not None:
                 game.queue[0] = joined
             else:

@@ -218,7 +218,7 @@ class LiveLoop:
                 for (_, _, tile), guess in zip(move.tiles, move.guesses, strict=False)
             ]
             self.games.detected(move.tiles, move.needs_confirmation, move.doubts, alternatives,
-                                move.split)
+                                move.split, live=not self.finite)
         if view is not self._view_shown:  # a new position was read: the tablets may look
             self._view_shown = view
             self.games.set_view(view.tiles, view.off_board)

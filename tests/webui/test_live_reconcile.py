@@ -336,6 +336,18 @@ def test_a_turn_laid_in_two_spells_is_offered_as_one_move(table, two_spells):
     assert [p["score"] for p in confirm(t, game)["players"]] == [1, 3]
 
 
+def test_a_recordings_turns_never_join_the_move_waiting(tmp_path, two_spells):
+    """A video file is read as fast as it decodes, its turns queuing while the ones before
+    wait: the two spells, which could be two players' turns, stay two moves."""
+    with served(tmp_path / "games.sqlite3", finite=True) as (t, camera):
+        t.new_game()
+        for still in two_spells:
+            camera.show(still)
+        now = state(t)
+        assert cells(now["pending"]["tiles"]) == shape(MOVE_1[:1]) and now["more_pending"] == 1
+        assert "laid_after_pause" not in now["pending"]["doubt_codes"] and now["joins_next"]
+
+
 def test_a_tile_confirmed_before_its_player_laid_the_rest_joins_them_after_an_undo(
         table, two_spells):
     """Players in a hurry confirm the first tile while its player reaches for the rest; the
