@@ -99,16 +99,18 @@ def case_blind_host(wsgi_app: WSGIApplication) -> WSGIApplication:
 def attach_live(app: Flask, open_source: Callable[[], Iterable[Any]],
                 make_tracker: Callable[[Sequence[str]], Tracker], finite: bool = False,
                 may_open: Callable[[], bool] | None = None,
-                waiting: str | Callable[[], str] = "waiting") -> LiveLoop:
+                waiting: str | Callable[[], str] = "waiting", clears: bool = False) -> LiveLoop:
     """Start the camera loop for this app; the caller stops it (``loop.stop()``).
 
     ``finite``: the source is a recording, read once. ``may_open``: asked before each
     (re)opening of the source; the demo waits while a game is in progress, a video file
-    until one is, the camera's state meanwhile being ``waiting`` (or what it answers)."""
+    until one is, the camera's state meanwhile being ``waiting`` (or what it answers).
+    ``clears``: the source shows each new game an empty table (the demo), so the tiles it
+    showed before are not offered as the new game's first move."""
     games: Games = app.extensions["qwirkle_games"]
     loop = LiveLoop(games, open_source, make_tracker, retry_s=app.config["CAMERA_RETRY_S"],
                     preview_fps=app.config["PREVIEW_FPS"], finite=finite, may_open=may_open,
-                    waiting=waiting)
+                    waiting=waiting, clears=clears)
     games.on_board = loop.accept
     games.on_rescan = loop.rescan
     app.extensions["qwirkle_live"] = loop

@@ -47,6 +47,7 @@ class Tracker(Protocol):
                overruled: Mapping[Cell, Tile] | None = None,
                start: Iterable[Placed] | None = None) -> list[Any]: ...
     def rescan(self) -> None: ...
+    def reset(self) -> None: ...
     def view(self) -> Any: ...
     adapter: SetAdapter | None
     def last_overlay(self) -> np.ndarray | None: ...
@@ -59,13 +60,16 @@ class LiveLoop:
                  make_tracker: Callable[[Sequence[str]], Tracker],
                  retry_s: float = 3.0, preview_fps: float = 4.0, finite: bool = False,
                  may_open: Callable[[], bool] | None = None,
-                 waiting: str | Callable[[], str] = "waiting") -> None:
+                 waiting: str | Callable[[], str] = "waiting", clears: bool = False) -> None:
         self.games = games
         self.open_source = open_source
         self.make_tracker = make_tracker
         self.finite = finite
         self.may_open = may_open
         self.waiting = waiting  # the camera's state while may_open says no (or what says it)
+        # The source lays a new game out from an empty table (the demo plays its recording
+        # again): the tiles it showed before are no tiles of the new game.
+        self.clears = clears
         self.retry_s = retry_s
         self.preview_period = 1.0 / preview_fps
         self._colours: tuple[str, ...] = games.default_colours
@@ -113,6 +117,10 @@ class LiveLoop:
             if game.row.id != self._game_id:  # each game learns its own set
                 self._game_id = game.row.id
                 self._tracker.adapter = self.games.adapter(game.row.id)
+                if self.clears and not game.table.turns:
+                    # Else the demo's tiles so far were offered as the players' first move
+                    # until its empty table came through the stillness gate.
+                    self._tracker.reset()
             adapter = self._tracker.adapter
             learned = adapter.examples if adapter is not None else 0
             again = self._tracker.accept(game.table.board,

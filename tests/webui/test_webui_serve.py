@@ -289,3 +289,34 @@ def test_the_demo_waiting_for_a_new_game_says_so(demo_over_a_game):
     table, game, _ = demo_over_a_game(retry_s=0.05)
     page = table.client.get(f"/games/{game}/tablet").data.decode()
     assert "the demo plays again when a new game starts" in page
+
+
+def test_a_game_started_while_the_demo_plays_is_not_offered_its_tiles(tmp_path):
+    """The demo lays a new game out from an empty table: the tiles it had laid before are
+    never the players' first move. They were offered as one, withdrawn once the empty
+    table came through the stillness gate; a Fix opened meanwhile was refused."""
+    from vision.demo import demo_script
+
+    app = make_app(tmp_path / "games.sqlite3", CAMERA_RETRY_S=0.05)
+    table = Table(app)
+    games = app.extensions["qwirkle_games"]
+    open_demo = demo_opener(games, games.default_colours)
+
+    def fast_demo():
+        demo = open_demo()
+        demo.realtime = False
+        return demo
+
+    loop = attach_live(app, fast_demo, lambda colours: MoveTracker(colours=colours),
+                       may_open=lambda: demo_idle(games), clears=True)
+    try:
+        until(lambda: games.current_id() is not None
+              and games.get(games.current_id()).queue, 60, "the demo's first move")
+        assert games.view is not None and games.view[0]  # its tiles lie on the table
+        game = table.new_game(["Cy", "Di"])
+        assert not games.get(game).queue
+        until(lambda: games.get(game).queue, 60, "the demo's first move in the new game")
+        first, _ = demo_script().moves[0]
+        assert len(games.get(game).queue[0].tiles) == len(first)
+    finally:
+        loop.stop(timeout=1.0)

@@ -329,7 +329,8 @@ def _serve(args: argparse.Namespace, db: Path, profile: SetProfile | None) -> in
         loop = attach_live(app, opener, lambda colours: MoveTracker(colours=colours),
                            finite=recording, may_open=may_open,
                            waiting=partial(demo_waiting, games) if spec == "demo"
-                           else "ready" if recording else "waiting")
+                           else "ready" if recording else "waiting",
+                           clears=spec == "demo")
     keys = app.extensions["qwirkle_keys"]
     join = f"{url}/join?t={keys.token}"
     if spec == "demo":
