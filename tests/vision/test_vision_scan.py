@@ -173,6 +173,16 @@ def test_degraded_variants_keep_the_picture_size_or_shrink_to_webcam():
         degrade(image, "sepia")
 
 
+def test_a_tone_curve_moves_the_mid_tones_and_keeps_black_and_white():
+    levels = np.array([[[0, 0, 0], [26, 26, 26], [128, 64, 255], [255, 255, 255]]], np.uint8)
+    lifted, contrasty = degrade(levels, "lifted"), degrade(levels, "contrasty")
+    assert lifted[0, 0].max() == contrasty[0, 0].max() == 0
+    assert lifted[0, 3].min() == contrasty[0, 3].min() == 255
+    assert lifted[0, 1, 0] == 46  # a tile body at 10 % shows at 18 %
+    # darkened mid-tones shift an orange's green further below its red
+    assert contrasty[0, 2, 1] / contrasty[0, 2, 2] < 64 / 255 < lifted[0, 2, 1] / lifted[0, 2, 2]
+
+
 def test_a_shaken_camera_smears_a_point_along_its_row_only():
     image = np.zeros((1600, 1200, 3), np.uint8)
     image[800, 600] = 255

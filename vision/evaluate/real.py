@@ -173,8 +173,9 @@ class Tally:
         return self.correct / self.labelled if self.labelled else 1.0
 
 
-STEPS = ("purple", "warm", "half", "webcam", "phone", "shaken")
-"""Single degradations, in the order a combined variant applies them (see :func:`degrade`)."""
+STEPS = ("purple", "warm", "half", "lifted", "contrasty", "webcam", "phone", "shaken")
+"""Single degradations, in the order a combined variant applies them (see :func:`degrade`):
+the set, then the light, the camera's tone curve, and how the picture is saved."""
 
 VARIANTS = ("original", "warm", "half", "webcam", "purple", "warm+webcam", "half+purple",
             "purple+webcam", "phone")
@@ -184,9 +185,10 @@ long side, strong JPEG), a standard set whose sixth colour is purple (the photog
 set's white symbols recoloured), and a phone's full-size photo (4000 px long side); a "+"
 combines them."""
 
-HARDER = ("shaken",)
-"""Variants outside ``all`` and its target: a camera shaken by a hand (motion blur along the
-rows, 9 px on a 1,600-px photo), which the printed boards' photos do not all survive."""
+HARDER = ("shaken", "lifted", "contrasty")
+"""Variants outside ``all`` and its target, which the photos do not all survive: a camera
+shaken by a hand (motion blur along the rows, 9 px on a 1,600-px photo), and a phone's tone
+curves, one that lifts the shadows (HDR, a matte look) and one that darkens the mid-tones."""
 
 
 def degrade(image: np.ndarray, variant: str, seed: int = 0) -> np.ndarray:
@@ -227,6 +229,25 @@ def _half(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Half the light, with the sensor noise a camera adds when it raises its gain."""
     noisy = image.astype(np.float32) * 0.5 + rng.normal(0.0, 6.0, image.shape)
     return np.clip(noisy, 0, 255).astype(np.uint8)
+
+
+def _lifted(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A tone curve that lifts the shadows, as a phone's HDR or a matte filter saves a photo:
+    every level to the power 0.75 (of full scale), so a body at 10 % shows at 18 %, and its
+    rim, darker only than the symbol, barely darker than the table round the tile."""
+    return _toned(image, 0.75)
+
+
+def _contrasty(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A contrasty tone curve that darkens the mid-tones: every level to the power 1.4. The
+    channels' ratios change with it: an orange whose green is half its full-scale red keeps
+    a green of 38 % of it."""
+    return _toned(image, 1.4)
+
+
+def _toned(image: np.ndarray, power: float) -> np.ndarray:
+    levels = 255.0 * (np.arange(256) / 255.0) ** power
+    return cv2.LUT(image, np.clip(np.round(levels), 0, 255).astype(np.uint8))
 
 
 def _webcam(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -319,8 +340,8 @@ def white_symbols(image: np.ndarray) -> np.ndarray:
     return mask
 
 
-_STEP = {"purple": _purple, "warm": _warm, "half": _half, "webcam": _webcam, "phone": _phone,
-         "shaken": _shaken}
+_STEP = {"purple": _purple, "warm": _warm, "half": _half, "lifted": _lifted,
+         "contrasty": _contrasty, "webcam": _webcam, "phone": _phone, "shaken": _shaken}
 
 
 # --------------------------------------------------------------------------- the command
