@@ -118,6 +118,9 @@ class Symbol:
     elongation: float = 1.0
     """How drawn out its outline is (:func:`_elongation` of ``spread``; 1 when it has none),
     measured once: every cut level asks it of every candidate found so far."""
+    grown: int = 0
+    """How many pixels the dark cut that found it thickened the body (:data:`LEVELS`), and
+    so took off each side of its outline: its ``extent`` is that much short."""
 
 
 def prepare(image: np.ndarray) -> Work:
@@ -269,7 +272,8 @@ def find_symbols(work: Work) -> list[Symbol]:
              for ratio, grow in LEVELS[1:]]
     traced = chain([_level_traced(work.ratio, *LEVELS[0], largest)], (t.result() for t in later))
     for (_, grow), level in zip(LEVELS, traced, strict=True):
-        _sort_in(_enclosed(level, largest, (work.ratio, grow + 3), _unsplit(found)), found, parts)
+        _sort_in(_enclosed(level, largest, (work.ratio, grow + 3), _unsplit(found), grown=grow),
+                 found, parts)
     if len(found) < LIT_SEEDS:  # glare may have lifted the bodies: take body by the span too
         lit = _traced(work.dark | work.lit_dark, MIN_SYMBOL_PX, largest, True)
         _sort_in(_enclosed(lit, largest, (work.ratio, 3), _unsplit(found), CLEAR_CONTRAST),
@@ -383,14 +387,15 @@ def _level_traced(ratio: np.ndarray, cut: float, grow: int, max_extent: float) -
 
 
 def _enclosed(traced: Traced, max_extent: float, ring: tuple[np.ndarray, float],
-              known: list[Symbol], least: float = MIN_CONTRAST) -> list[Symbol]:
+              known: list[Symbol], least: float = MIN_CONTRAST, grown: int = 0) -> list[Symbol]:
     """Light regions ringed by dark (in the ``traced`` mask, :func:`_traced` up to
     ``max_extent``) that have a symbol's build, and are not ``known`` yet.
 
     ``ring`` (the brightness ratio, and how far outside the region's outline to look) gives
     each region's contrast: on a dark table every glint of wood grain is "enclosed", but only
     a symbol stands out clearly from a near-black tile body. It is measured last, on the
-    regions that pass every other test, and must reach ``least``.
+    regions that pass every other test, and must reach ``least``. ``grown``: how much the
+    body was thickened in ``traced`` (:attr:`Symbol.grown`).
     """
     holes, outlines = _measured(traced, MIN_SYMBOL_PX, max_extent, True)
     cx, cy, bw, bh, area = holes[:, :5].T
@@ -405,7 +410,8 @@ def _enclosed(traced: Traced, max_extent: float, ring: tuple[np.ndarray, float],
     keep, contrast = keep[contrast >= least], contrast[contrast >= least]
     spreads = holes[keep, 7:10]
     return [Symbol((float(x), float(y)), float(np.sqrt(a)), float(e), float(c),
-                   spread=(float(xx), float(xy), float(yy)), elongation=float(long))
+                   spread=(float(xx), float(xy), float(yy)), elongation=float(long),
+                   grown=grown)
             for x, y, a, e, c, (xx, xy, yy), long in zip(
                 cx[keep], cy[keep], area[keep], extent[keep], contrast, spreads,
                 _elongation(spreads), strict=True)]

@@ -178,17 +178,17 @@ STEPS = ("purple", "warm", "half", "lifted", "contrasty", "webcam", "phone", "sh
 the set, then the light, the camera's tone curve, and how the picture is saved."""
 
 VARIANTS = ("original", "warm", "half", "webcam", "purple", "warm+webcam", "half+purple",
-            "purple+webcam", "phone")
+            "purple+webcam", "phone", "lifted")
 """Ways to degrade a photo like the living rooms the judging uses: a warm lamp with light
 falling off across the table, half the light with sensor noise, a webcam-sized frame (960 px
 long side, strong JPEG), a standard set whose sixth colour is purple (the photographed
-set's white symbols recoloured), and a phone's full-size photo (4000 px long side); a "+"
-combines them."""
+set's white symbols recoloured), a phone's full-size photo (4000 px long side), and a
+phone's tone curve that lifts the shadows (HDR, a matte look); a "+" combines them."""
 
-HARDER = ("shaken", "lifted", "contrasty")
+HARDER = ("shaken", "contrasty")
 """Variants outside ``all`` and its target, which the photos do not all survive: a camera
-shaken by a hand (motion blur along the rows, 9 px on a 1,600-px photo), and a phone's tone
-curves, one that lifts the shadows (HDR, a matte look) and one that darkens the mid-tones."""
+shaken by a hand (motion blur along the rows, 9 px on a 1,600-px photo), and a contrasty
+tone curve that darkens the mid-tones, under which orange falls towards red."""
 
 
 def degrade(image: np.ndarray, variant: str, seed: int = 0) -> np.ndarray:
