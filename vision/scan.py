@@ -208,7 +208,8 @@ def locate_tiles(image: np.ndarray, ignore: np.ndarray | None = None,
     # before this and the halving on two cores (session 17) and of the code with both: scan /
     # decode over the printed-board photos 6.9-7.0 -> 6.5 on average, worst 8.4-8.8 ->
     # 7.7-9.0; over the plain table's photos 3.4-3.5 either way.
-    pitch = float(np.median(extents)) / SYMBOL_SIDE
+    # the cell the symbols' outlines give (:func:`_board_squares`)
+    pitch = float(np.median(extents + 2 * np.array([s.grown for s in symbols]))) / SYMBOL_SIDE
     tracing = detect.other_core().submit(detect.trace_squares, work, pitch)
     fit = lattice.first_fit(work, points, extents, _spreads(symbols), turn)
     if fit is None:
@@ -281,42 +282,34 @@ leave groups apart; connect-2's photos blurred 9 px along the rows 6-18 beside 2
 def _board_squares(work: detect.Work, symbols: list[detect.Symbol], pitch: float,
                    first: lattice.Sketch, tracing: Future) -> tuple[np.ndarray, lattice.Grid]:
     """A printed board's squares and the grid they give the first sketch: the squares its
-    lines ring, or, where those leave groups of tiles apart, the squares found in two more
-    looks if they leave fewer groups. ``tracing``: :func:`vision.detect.trace_squares` as
-    handed to the other core.
+    lines ring, or where those are few and leave groups of tiles apart (:data:`FAINT_SQUARES`),
+    the squares fainter lines ring (:data:`vision.detect.FAINT_LINE_CONTRAST`) if they leave
+    fewer groups. ``pitch``: the cell the symbols' outlines give; ``tracing``:
+    :func:`vision.detect.trace_squares` as handed to the other core.
 
-    Where the squares are few (:data:`FAINT_SQUARES`), those fainter lines ring
-    (:data:`vision.detect.FAINT_LINE_CONTRAST`). A camera shaken by a hand blurs the lines, and
-    a small picture draws them a pixel wide: their squares no longer close, and the board
-    game's first diagonals, which only squares link, fall apart. Of every third photo of
-    connect-2 blurred 9 px along the rows, 5 of 7 lost 6-17 tiles; then 2 did (00.jpg, whose
-    18 squares are not few beside 23 symbols, and 12.jpg).
+    A camera shaken by a hand blurs the lines, and a small picture draws them a pixel wide:
+    their squares no longer close, and the board game's first diagonals, which only squares
+    link, fall apart. Of every third photo of connect-2 blurred 9 px along the rows, 5 of 7
+    lost 6-17 tiles; then 2 did (00.jpg, whose 18 squares are not few beside 23 symbols, and
+    12.jpg).
 
-    Then those of a cell as large as the symbols' outlines give, where that is larger than
-    ``pitch``: symbols found by a thickened dark cut (:attr:`vision.detect.Symbol.grown`)
-    measure short, and a square larger than the cell they give is no square. A phone's tone
+    A symbol found by a thickened dark cut (:attr:`vision.detect.Symbol.grown`) measures
+    short, and a square larger than the cell such symbols give was no square. A phone's tone
     curve that lifts the shadows (`python -m vision.evaluate.real --variant lifted`) leaves
-    most symbols to those cuts; 11 photos of the board games lost 6-11 tiles; now 1 does.
+    most symbols to those cuts: 11 photos of the board games lost 6-11 tiles, and now none
+    does; blurred 9 px (``--variant shaken``), 12 photos lost a diagonal, and now 1 does
+    (another, oblique-2/04.jpg, is read a row off below the board's middle).
+    Only the squares take the outlines' cell: every symbol given its outline's extent
+    changed the lattice too, and read knife-edge rendered boards off their cells.
     """
-    found = detect.find_squares(work, symbols, pitch, tracing.result())
-    best = found, lattice.assign_cells(first, found)
-    if not best[1].linked and len(found) < FAINT_SQUARES * len(symbols):
-        best = _fewer_groups(work, symbols, first, best, pitch, detect.FAINT_LINE_CONTRAST)
-    outlined = float(np.median([s.extent + 2 * s.grown for s in symbols])) / SYMBOL_SIDE
-    if not best[1].linked and outlined > pitch:
-        best = _fewer_groups(work, symbols, first, best, outlined)
-    return best
-
-
-def _fewer_groups(work: detect.Work, symbols: list[detect.Symbol], first: lattice.Sketch,
-                  best: tuple[np.ndarray, lattice.Grid], pitch: float,
-                  contrast: int = detect.LINE_CONTRAST) -> tuple[np.ndarray, lattice.Grid]:
-    """The squares another look finds (at ``pitch`` and ``contrast``) and their grid, where
-    they leave fewer groups of tiles apart than ``best`` does; else ``best``."""
-    squares = detect.find_squares(work, symbols, pitch,
-                                  detect.trace_squares(work, pitch, contrast))
+    squares = detect.find_squares(work, symbols, pitch, tracing.result())
     grid = lattice.assign_cells(first, squares)
-    return (squares, grid) if grid.groups < best[1].groups else best
+    if grid.linked or len(squares) >= FAINT_SQUARES * len(symbols):
+        return squares, grid
+    fainter = detect.find_squares(work, symbols, pitch, detect.trace_squares(
+        work, pitch, detect.FAINT_LINE_CONTRAST))
+    retry = lattice.assign_cells(first, fainter)
+    return (fainter, retry) if retry.groups < grid.groups else (squares, grid)
 
 
 def _nothing(work: detect.Work) -> Located:
