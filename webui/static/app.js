@@ -107,8 +107,43 @@ function offerRedoAgain() {
 // string that says how; the dialog then closes and says it.
 function openWatched(dialog, staleWhen) {
   dialog.staleWhen = staleWhen;
+  dialog.opener = likeOf(document.activeElement);
   dialog.showModal();
 }
+
+// --- where the keyboard's focus goes ------------------------------------------------------
+// A part drawn afresh replaces the button a player was on (the tile just fixed, Undo, the
+// button that opened a dialog): the focus fell to the top of the page, where a keyboard or a
+// screen reader started again. It goes to the same button drawn anew (by its data-*), else to
+// one that does the same, else to the part itself.
+const FOCUS_KEYS = ["action", "fix", "add", "open", "aside", "editFix", "index", "count"];
+
+function likeOf(el) {
+  const part = el && el.closest ? el.closest("[data-part]") : null;
+  if (!part) return [];
+  const data = FOCUS_KEYS.filter((key) => el.dataset && el.dataset[key] !== undefined);
+  const attr = (key) => `[data-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${CSS.escape(el.dataset[key])}"]`;
+  const tag = el.tagName.toLowerCase();
+  const likes = data.length ? [tag + data.map(attr).join(""), tag + attr(data[0])] : [];
+  return [...likes, `[data-part="${part.dataset.part}"]`];
+}
+
+function focusLike(likes) {
+  for (const selector of likes) {
+    const found = document.querySelector(selector);
+    if (!found || !found.getClientRects().length || found.disabled) continue;
+    if (found.matches("[data-part]")) found.tabIndex = -1;
+    found.focus({ preventScroll: true });
+    return;
+  }
+}
+
+// Focus left on nothing (the page's body), as a part drawn afresh or a closed dialog leaves it.
+const focusLost = () => !document.activeElement || document.activeElement === body;
+
+document.addEventListener("close", (event) => {
+  if (focusLost() && event.target.opener) focusLike(event.target.opener);
+}, true);
 
 function closeStaleDialogs(data) {
   let why = null;
@@ -223,7 +258,9 @@ async function refreshPart(el) {
   // fallen to "No move waiting", it moved Undo and End game by hundreds of pixels under a
   // finger, and again when the next move came.
   const was = el.querySelector(".pending")?.offsetHeight || 0;
+  const focused = el.contains(document.activeElement) ? likeOf(document.activeElement) : [];
   el.innerHTML = html;
+  if (focused.length && focusLost()) focusLike(focused);
   const empty = el.querySelector(".pending.empty");
   if (empty && was) empty.style.setProperty("--kept", `${was}px`);
 }
@@ -345,6 +382,22 @@ function bringUpWaitingMove() {
 }
 bringUpWaitingMove();
 
+// A screen reader hears the move waiting in one line (its card's data-said, then why the
+// game refuses it) when one comes up or it changes (a tile fixed), not at each redraw; nor
+// the one the page opened on, which it reads with the page. Answers [the move, its line].
+function waitingMoveSaid() {
+  const card = document.querySelector("[data-said]");
+  if (!card) return ["", ""];
+  const reason = card.querySelector(".reason");
+  return [card.dataset.shown, card.dataset.said + (reason ? reason.textContent.trim() : "")];
+}
+let moveSaid = waitingMoveSaid().join("\n");
+function sayWaitingMove() {
+  const [move, said] = waitingMoveSaid();
+  if (said && `${move}\n${said}` !== moveSaid) document.getElementById("said").textContent = said;
+  moveSaid = `${move}\n${said}`;
+}
+
 // Answers a promise settled once the parts show the latest state, for what must be done
 // on the page as redrawn (see keepAboveNotice).
 function refreshParts() {
@@ -359,6 +412,7 @@ function refreshParts() {
       showWaitingTiles();
       fitTv();
       bringUpWaitingMove();
+      sayWaitingMove();
       flashLastMove();
     } while (redrawAgain);
     redraw = null;
@@ -495,14 +549,16 @@ function openFix(tiles, index, onDone, staleWhen) {
   openWatched(fixDialog, staleWhen);
 }
 
+// A choice shown chosen by its outline, and said so to a screen reader.
+function choose(button, chosen) {
+  button.classList.toggle("chosen", chosen);
+  button.setAttribute("aria-pressed", String(chosen));
+}
+
 function markChoice() {
   const tile = fixing.tiles[fixing.index];
-  fixDialog.querySelectorAll("[data-pick-colour]").forEach((b) => {
-    b.classList.toggle("chosen", b.dataset.pickColour === tile.colour);
-  });
-  fixDialog.querySelectorAll("[data-pick-shape]").forEach((b) => {
-    b.classList.toggle("chosen", b.dataset.pickShape === tile.shape);
-  });
+  fixDialog.querySelectorAll("[data-pick-colour]").forEach((b) => choose(b, b.dataset.pickColour === tile.colour));
+  fixDialog.querySelectorAll("[data-pick-shape]").forEach((b) => choose(b, b.dataset.pickShape === tile.shape));
   const preview = fixDialog.querySelector("[data-fix-preview]");
   const whole = Boolean(tile.colour && tile.shape);
   preview.replaceChildren(...(whole ? [tileSvg(tile.colour, tile.shape)] : []));
@@ -555,7 +611,9 @@ function drawEditTiles() {
     button.type = "button";
     button.className = "tile-button";
     button.dataset.editFix = i;
-    button.innerHTML = `<svg class="tile" viewBox="0 0 40 40"><rect class="tile-bg" x="1" y="1" width="38" height="38" rx="6"/><use href="#s-${t.shape}" class="c-${t.colour}"/></svg>`;
+    // named as the move card's tiles are: a picture alone was a button with no name
+    button.setAttribute("aria-label", tileName(t.colour, t.shape));
+    button.append(tileSvg(t.colour, t.shape));
     item.append(button);
     list.append(item);
   });
@@ -622,7 +680,7 @@ function openEdit(index, now) {
   editDialog.querySelector("[data-edit-exchange]").hidden = turn.bag_before === 0;
   editDialog.querySelectorAll("[data-action=edit-exchange]").forEach((b) => {
     b.hidden = Number(b.dataset.count) > turn.bag_before;
-    b.classList.toggle("chosen", turn.kind === "exchange" && Number(b.dataset.count) === turn.count);
+    choose(b, turn.kind === "exchange" && Number(b.dataset.count) === turn.count);
   });
   openWatched(editDialog, editing.staleWhen);
 }
@@ -863,6 +921,15 @@ document.addEventListener("click", (event) => {
   } else if (target.dataset.add !== undefined && state && body.dataset.csrf) {
     addTile(target.dataset.add.split(",").map(Number));
   }
+});
+
+// The board's "+" cells are no <button> (an SVG has none): Enter and Space press them as
+// they press a button.
+document.addEventListener("keydown", (event) => {
+  const target = event.target.closest?.("[role=button]:not(button)");
+  if (!target || (event.key !== "Enter" && event.key !== " ")) return;
+  event.preventDefault();
+  target.dispatchEvent(new MouseEvent("click", { bubbles: true }));
 });
 
 // A tile the camera missed, added to the move waiting; with none waiting, the first tile of
